@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Validates the whole course on a machine with an NVIDIA GPU, in one go:
+# build, the full test suite (GPU tests included), the reference solutions graded (all must pass),
+# the starters graded (all must fail), and the timings. Logs go to $OUT (or build-gpu/validation).
+#
+#   bash .ci/gpu-validate.sh [extra cmake -D options]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-gpu}
+LOGS=${OUT:-$BUILD/validation}
+mkdir -p "$LOGS"
+nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$LOGS/gpu.txt"
+SECONDS=0
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" > "$LOGS/configure.log" 2>&1 || { tail -30 "$LOGS/configure.log"; exit 1; }
+cmake --build "$BUILD" -j"$(nproc)" > "$LOGS/build.log" 2>&1 || { grep -m20 -E "error" "$LOGS/build.log"; exit 1; }
+echo "== build: ${SECONDS}s"
+
+SECONDS=0
+ctest --test-dir "$BUILD" --output-on-failure > "$LOGS/ctest.log" 2>&1
+ctest_rc=$?
+echo "== ctest (rc $ctest_rc, ${SECONDS}s):"; grep -E "tests passed|Failed|Skipped|\*\*\*" "$LOGS/ctest.log" | tail -25
+
+SECONDS=0
+"$BUILD/grade" --tree solution --no-build > "$LOGS/grade-solutions.log" 2>&1
+sol_rc=$?
+echo "== solutions graded (rc $sol_rc, ${SECONDS}s wall)"
+SECONDS=0
+"$BUILD/grade" --tree student > "$LOGS/grade-starters.log" 2>&1
+starter_rc=$?
+echo "== starters graded (rc $starter_rc, ${SECONDS}s wall)"
+cp "$BUILD"/grading/*.log "$LOGS/" 2>/dev/null || true
+
+echo; echo "== solutions"; sed -n '/^lab  check/,$p' "$LOGS/grade-solutions.log"
+echo; echo "== starters"; grep -E "^Lab |^Total" "$LOGS/grade-starters.log"
+# Solutions must pass (0) and the starters must fail (1); ctest must be green.
+[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 ]]

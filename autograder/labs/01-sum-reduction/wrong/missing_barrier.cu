@@ -1,0 +1,29 @@
+// Known-wrong Lab 01: the halving tree has no __syncthreads() between steps, so threads read
+// partial sums their neighbours have not written yet. Expected: wrong_result.
+#include "sum_reduction.cuh"
+
+#include "cuda_check.hpp"
+
+namespace lab01 {
+
+__global__ void block_sum_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+    __shared__ float partial[kBlockSize];
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    partial[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+        // BUG: no barrier here
+    }
+    if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}
+
+void sum_reduce(const float* in, float* out, std::size_t n) {
+    CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float)));
+    block_sum_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
+    CUDA_CHECK_LAUNCH();
+}
+
+const void* graded_kernel() { return reinterpret_cast<const void*>(&block_sum_kernel); }
+
+}  // namespace lab01

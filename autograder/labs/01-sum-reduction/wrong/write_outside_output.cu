@@ -1,0 +1,32 @@
+// Known-wrong Lab 01: the sum is right, but the kernel keeps a block counter in out[1], memory
+// that belongs to somebody else. Expected: out_of_bounds_write.
+#include "sum_reduction.cuh"
+
+#include "cuda_check.hpp"
+
+namespace lab01 {
+
+__global__ void block_sum_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+    __shared__ float partial[kBlockSize];
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    partial[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        atomicAdd(out, partial[0]);
+        atomicAdd(out + 1, 1.0f);  // BUG: out holds one float
+    }
+}
+
+void sum_reduce(const float* in, float* out, std::size_t n) {
+    CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float)));
+    block_sum_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
+    CUDA_CHECK_LAUNCH();
+}
+
+const void* graded_kernel() { return reinterpret_cast<const void*>(&block_sum_kernel); }
+
+}  // namespace lab01

@@ -1,0 +1,152 @@
+// Report formats (see reports.hpp).
+#include "reports.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+namespace grading {
+
+namespace {
+std::string num(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+std::string points_str(double p) { return p == static_cast<long long>(p) ? num(p, 0) : num(p, 1); }
+
+std::string figure(const CheckResult& c) {
+    if (!c.value) return "";
+    return num(*c.value, 2) + (c.unit.empty() || c.unit[0] == 'x' ? "" : " ") + c.unit;
+}
+std::string threshold(const CheckResult& c) {
+    if (!c.value) return "";
+    return std::string(c.higher_is_better ? ">= " : "<= ") + num(c.threshold, 2);
+}
+std::string result_word(const CheckResult& c) { return c.passed() ? "pass" : "FAIL: " + title(c.cls); }
+
+std::string pad(std::string s, std::size_t w) {
+    // Pads by characters on screen (UTF-8 continuation bytes take no column).
+    std::size_t cols = 0;
+    for (unsigned char ch : s) cols += (ch & 0xC0) != 0x80;
+    if (cols < w) s.append(w - cols, ' ');
+    return s;
+}
+
+std::string check_output(const CheckResult& c) {
+    std::string out;
+    if (!c.passed()) {
+        out += title(c.cls) + ": " + c.message + "\n";
+        if (!c.hint.empty()) out += "hint: " + c.hint + "\n";
+    }
+    if (c.value) out += "measured " + figure(c) + " (threshold " + threshold(c) + ")\n";
+    for (const auto& n : c.notes) out += n + "\n";
+    return out;
+}
+}  // namespace
+
+std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info) {
+    std::ostringstream s;
+    s << "GPU:  " << info.gpu << "\nseed: " << info.seed << "\n\n";
+    s << pad("lab", 5) << pad("check", 56) << pad("result", 30) << pad("figure", 13) << pad("threshold", 11) << "points\n";
+    double total = 0, max_total = 0;
+    for (const auto& lab : labs) {
+        for (const auto& c : lab.checks) {
+            std::string name = c.name.size() > 54 ? c.name.substr(0, 53) + "~" : c.name;
+            s << pad(lab.id, 5) << pad(name, 56) << pad(result_word(c), 30) << pad(figure(c), 13)
+              << pad(threshold(c), 11) << points_str(c.points) << "/" << points_str(c.max_points) << "\n";
+        }
+        total += lab.points();
+        max_total += lab.max_points();
+    }
+    s << "\n";
+    for (const auto& lab : labs) {
+        s << "Lab " << lab.id << " (" << lab.title << ", " << lab.tree << "): " << points_str(lab.points()) << "/"
+          << points_str(lab.max_points()) << (lab.passed() ? "  PASS" : "  FAIL (" + title(lab.primary_failure()) + ")")
+          << "   [build " << num(lab.build_seconds, 1) << " s, checks " << num(lab.run_seconds, 1) << " s";
+        if (!lab.log_path.empty()) s << ", log " << lab.log_path;
+        s << "]\n";
+        for (const auto& c : lab.checks) {
+            if (c.passed() || c.cls == Failure::NotRun) continue;
+            s << "  - " << c.name << "\n      " << title(c.cls) << ": " << c.message << "\n";
+            if (!c.hint.empty()) s << "      hint: " << c.hint << "\n";
+        }
+    }
+    s << "\nTotal: " << points_str(total) << "/" << points_str(max_total) << "   (build " << num(info.build_seconds, 1)
+      << " s, grading " << num(info.grade_seconds, 1) << " s)\n";
+    return s.str();
+}
+
+nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo& info) {
+    nlohmann::json tests = nlohmann::json::array();
+    double total = 0;
+    for (const auto& lab : labs) {
+        for (const auto& c : lab.checks) {
+            tests.push_back({{"name", "Lab " + lab.id + ": " + c.name},
+                             {"number", lab.id},
+                             {"score", c.points},
+                             {"max_score", c.max_points},
+                             {"status", c.passed() ? "passed" : "failed"},
+                             {"tags", nlohmann::json::array({"lab" + lab.id, std::string(to_string(c.cls))})},
+                             {"output", check_output(c)}});
+        }
+        total += lab.points();
+    }
+    return {{"score", total},
+            {"execution_time", info.build_seconds + info.grade_seconds},
+            {"output", "GPU: " + info.gpu + "\nseed: " + std::to_string(info.seed)},
+            {"visibility", "visible"},
+            {"stdout_visibility", "visible"},
+            {"tests", tests}};
+}
+
+std::string xml_escape(const std::string& in) {
+    std::string out;
+    for (char ch : in) {
+        switch (ch) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default:
+            // XML 1.0 forbids most control characters, even escaped.
+            if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') out += ' ';
+            else out += ch;
+        }
+    }
+    return out;
+}
+
+std::string junit_xml(const std::vector<LabResult>& labs, const RunInfo& info) {
+    std::size_t tests = 0, failures = 0;
+    for (const auto& lab : labs)
+        for (const auto& c : lab.checks) tests++, failures += !c.passed();
+    std::ostringstream s;
+    s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    s << "<testsuites name=\"autograder\" tests=\"" << tests << "\" failures=\"" << failures << "\" time=\""
+      << num(info.build_seconds + info.grade_seconds, 3) << "\">\n";
+    for (const auto& lab : labs) {
+        std::size_t lab_failures = 0;
+        for (const auto& c : lab.checks) lab_failures += !c.passed();
+        s << "  <testsuite name=\"lab" << lab.id << " " << xml_escape(lab.title) << " (" << xml_escape(lab.tree)
+          << ")\" tests=\"" << lab.checks.size() << "\" failures=\"" << lab_failures << "\" errors=\"0\" time=\""
+          << num(lab.run_seconds, 3) << "\">\n";
+        s << "    <properties>\n      <property name=\"gpu\" value=\"" << xml_escape(info.gpu) << "\"/>\n"
+          << "      <property name=\"seed\" value=\"" << info.seed << "\"/>\n    </properties>\n";
+        for (const auto& c : lab.checks) {
+            s << "    <testcase classname=\"lab" << lab.id << "\" name=\"" << xml_escape(c.name) << "\" time=\""
+              << num(c.seconds, 3) << "\"";
+            if (c.passed()) {
+                s << "/>\n";
+                continue;
+            }
+            s << ">\n      <failure type=\"" << to_string(c.cls) << "\" message=\"" << xml_escape(c.message) << "\">"
+              << xml_escape(check_output(c)) << "</failure>\n    </testcase>\n";
+        }
+        s << "  </testsuite>\n";
+    }
+    s << "</testsuites>\n";
+    return s.str();
+}
+
+}  // namespace grading

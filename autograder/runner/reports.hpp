@@ -1,0 +1,35 @@
+/// @file reports.hpp
+/// @brief The three forms of a grade: a terminal table, Gradescope's results.json, JUnit XML.
+#pragma once
+
+#include "results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// @brief Facts printed with every grade.
+struct RunInfo {
+    std::string gpu;        ///< DeviceInfo::fingerprint()
+    unsigned long long seed = 0;  ///< the run's seed
+    double build_seconds = 0;     ///< building the labs
+    double grade_seconds = 0;     ///< running the checks
+};
+
+/// @brief The table students read: one row per check, then each failure's message and hint.
+std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info);
+
+/// @brief Gradescope's results.json: score, execution_time, output and one test per check.
+nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo& info);
+
+/// @brief JUnit XML: one testsuite per lab, one testcase per check, a <failure> per failed check
+/// with its class as the type.
+std::string junit_xml(const std::vector<LabResult>& labs, const RunInfo& info);
+
+/// @brief Escapes text for XML character data and attribute values.
+std::string xml_escape(const std::string& s);
+
+}  // namespace grading

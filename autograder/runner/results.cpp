@@ -1,0 +1,174 @@
+// The runner's model (see results.hpp).
+#include "results.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace grading {
+
+double RubricLab::max_points() const {
+    double p = 0;
+    for (const auto& c : checks) p += c.points;
+    return p;
+}
+
+const RubricLab* Rubric::find(const std::string& id) const {
+    for (const auto& l : labs)
+        if (l.id == id) return &l;
+    return nullptr;
+}
+
+Rubric parse_rubric(const nlohmann::json& j) {
+    Rubric r;
+    if (!j.contains("labs") || !j["labs"].is_array()) throw std::runtime_error("rubric: no \"labs\" array");
+    for (const auto& l : j["labs"]) {
+        RubricLab lab;
+        lab.id = l.at("id").get<std::string>();
+        lab.dir = l.at("dir").get<std::string>();
+        lab.title = l.at("title").get<std::string>();
+        for (const auto& c : l.at("checks")) {
+            RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>()};
+            if (check.points < 0) throw std::runtime_error("rubric: negative points for \"" + check.name + "\"");
+            for (const auto& other : lab.checks)
+                if (other.name == check.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + check.name + "\" twice");
+            lab.checks.push_back(check);
+        }
+        if (lab.checks.empty()) throw std::runtime_error("rubric: lab " + lab.id + " has no checks");
+        if (r.find(lab.id)) throw std::runtime_error("rubric: lab " + lab.id + " appears twice");
+        r.labs.push_back(std::move(lab));
+    }
+    return r;
+}
+
+double LabResult::points() const {
+    double p = 0;
+    for (const auto& c : checks) p += c.points;
+    return p;
+}
+double LabResult::max_points() const {
+    double p = 0;
+    for (const auto& c : checks) p += c.max_points;
+    return p;
+}
+bool LabResult::passed() const {
+    return std::all_of(checks.begin(), checks.end(), [](const CheckResult& c) { return c.passed(); });
+}
+Failure LabResult::primary_failure() const {
+    Failure f = Failure::None;
+    for (const auto& c : checks)
+        if (c.cls != Failure::None && (f == Failure::None || static_cast<int>(c.cls) < static_cast<int>(f))) f = c.cls;
+    return f;
+}
+
+std::vector<nlohmann::json> parse_json_lines(const std::string& text) {
+    std::vector<nlohmann::json> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (!j.is_discarded()) out.push_back(std::move(j));  // a torn last line (killed mid-write) is dropped
+    }
+    return out;
+}
+
+namespace {
+// What to charge a check that started but never ended, from how the process ended.
+CheckResult interrupted(const RubricCheck& rc, const ProcessOutcome& o) {
+    CheckResult c;
+    c.name = rc.name;
+    c.max_points = rc.points;
+    switch (o.kind) {
+    case ProcessOutcome::Kind::TimedOut:
+        c.cls = Failure::Timeout;
+        c.message = "still running after " + std::to_string(static_cast<int>(o.timeout_s)) + " s; the lab was stopped";
+        break;
+    case ProcessOutcome::Kind::Signaled:
+        c.cls = Failure::Crash;
+        c.message = std::string("the process died with signal ") + std::to_string(o.code) + " (" + strsignal(o.code) + ")";
+        break;
+    default:
+        c.cls = Failure::Crash;
+        c.message = "the process exited with status " + std::to_string(o.code) + " before this check finished";
+        break;
+    }
+    c.hint = std::string(default_hint(c.cls));
+    return c;
+}
+}  // namespace
+
+LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
+                           const ProcessOutcome& outcome) {
+    LabResult r;
+    r.id = lab.id;
+    r.title = lab.title;
+    r.tree = tree;
+
+    std::map<std::string, nlohmann::json> ended;
+    std::vector<std::string> started;
+    for (const auto& j : lines) {
+        const std::string ev = j.value("event", "");
+        const std::string name = j.value("check", "");
+        if (ev == "start") started.push_back(name);
+        else if (ev == "end") ended[name] = j;
+    }
+    const bool build_failed = outcome.kind == ProcessOutcome::Kind::BuildFailed;
+    // doctest exits 0 or 1 when it ran every check; 3 is a lab process ending itself after a
+    // crashed kernel (that check is already reported); anything else ended it early.
+    const bool completed = outcome.kind == ProcessOutcome::Kind::Exited && (outcome.code == 0 || outcome.code == 1);
+    const bool context_lost = outcome.kind == ProcessOutcome::Kind::Exited && outcome.code == 3;
+    bool earlier_interruption = false;
+    for (const auto& rc : lab.checks) {
+        CheckResult c;
+        c.name = rc.name;
+        c.max_points = rc.points;
+        if (build_failed) {
+            c.cls = Failure::DoesNotCompile;
+            c.message = outcome.detail.empty() ? "the lab did not build" : outcome.detail;
+            c.hint = std::string(default_hint(c.cls));
+        } else if (auto it = ended.find(rc.name); it != ended.end()) {
+            const auto& j = it->second;
+            const auto cls = failure_from_string(j.value("class", "crash"));
+            c.cls = j.value("passed", false) ? Failure::None : cls.value_or(Failure::Crash);
+            if (!j.value("passed", false) && c.cls == Failure::None) c.cls = Failure::WrongResult;
+            c.message = j.value("message", "");
+            c.hint = j.value("hint", "");
+            c.notes = j.value("notes", std::vector<std::string>{});
+            c.seconds = j.value("seconds", 0.0);
+            if (j.contains("value")) {
+                c.value = j["value"].get<double>();
+                c.threshold = j.value("threshold", 0.0);
+                c.unit = j.value("unit", "");
+                c.higher_is_better = j.value("higher_is_better", true);
+            }
+            if (c.passed()) c.points = rc.points;
+        } else if (std::find(started.begin(), started.end(), rc.name) != started.end() && !earlier_interruption) {
+            c = interrupted(rc, outcome);
+            earlier_interruption = true;
+        } else {
+            c.cls = Failure::NotRun;
+            if (completed)
+                c.message = "the lab program does not contain this check (rebuild, or the rubric is out of date)";
+            else
+                c.message = "not run: an earlier failure ended the lab's process";
+            c.hint = std::string(default_hint(c.cls));
+        }
+        r.checks.push_back(std::move(c));
+    }
+    // A process that died between checks (or before the first) still has to show up somewhere.
+    if (!build_failed && !earlier_interruption && !completed && !context_lost) {
+        for (auto& c : r.checks)
+            if (c.cls == Failure::NotRun) {
+                const RubricCheck rc{c.name, c.max_points};
+                c = interrupted(rc, outcome);
+                break;
+            }
+    }
+    return r;
+}
+
+}  // namespace grading

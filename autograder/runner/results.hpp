@@ -1,0 +1,97 @@
+/// @file results.hpp
+/// @brief The runner's model: the rubric, each check's classified result, and how a lab
+/// process's report and exit status become those results.
+#pragma once
+
+#include "failure.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// @brief One graded item of a lab, as the rubric defines it.
+struct RubricCheck {
+    std::string name;  ///< the doctest TEST_CASE name
+    double points = 0; ///< its weight
+};
+
+/// @brief One lab in the rubric.
+struct RubricLab {
+    std::string id;     ///< "01"
+    std::string dir;    ///< "01-sum-reduction"
+    std::string title;  ///< "Sum reduction"
+    std::vector<RubricCheck> checks;  ///< in report order
+    /// @brief Sum of the checks' points.
+    double max_points() const;
+};
+
+/// @brief The course's rubric (autograder/rubric.json).
+struct Rubric {
+    std::vector<RubricLab> labs;  ///< in teaching order
+    /// @brief The lab with id @p id, or nullptr.
+    const RubricLab* find(const std::string& id) const;
+};
+
+/// @brief Parses a rubric; throws std::runtime_error naming the problem when it is malformed.
+Rubric parse_rubric(const nlohmann::json& j);
+
+/// @brief The outcome of one check.
+struct CheckResult {
+    std::string name;          ///< check name
+    double points = 0;         ///< points earned
+    double max_points = 0;     ///< points available
+    Failure cls = Failure::None;  ///< Failure::None when passed
+    std::string message;       ///< what went wrong
+    std::string hint;          ///< where to look
+    std::vector<std::string> notes;  ///< extra lines (figures, details)
+    std::optional<double> value;     ///< measured figure, for speed checks
+    double threshold = 0;      ///< the figure's threshold
+    std::string unit;          ///< the figure's unit
+    bool higher_is_better = true;  ///< direction of the threshold
+    double seconds = 0;        ///< time the check took
+    /// @brief True when the check passed.
+    bool passed() const { return cls == Failure::None; }
+};
+
+/// @brief How the lab's process ended (or why it never ran).
+struct ProcessOutcome {
+    enum class Kind { Exited, Signaled, TimedOut, BuildFailed, NoGpu };
+    Kind kind = Kind::Exited;   ///< what happened
+    int code = 0;               ///< exit status, or the signal number
+    double timeout_s = 0;       ///< the limit, for TimedOut
+    std::string detail;         ///< the first compiler error, for BuildFailed
+};
+
+/// @brief The outcome of one lab.
+struct LabResult {
+    std::string id;       ///< "01"
+    std::string title;    ///< "Sum reduction"
+    std::string tree;     ///< what was graded: "student", "solution" or "wrong/<variant>"
+    std::vector<CheckResult> checks;  ///< in rubric order
+    double build_seconds = 0;  ///< time spent building
+    double run_seconds = 0;    ///< time spent grading
+    std::string log_path;      ///< the lab process's full output
+    /// @brief Points earned.
+    double points() const;
+    /// @brief Points available.
+    double max_points() const;
+    /// @brief True when every check passed.
+    bool passed() const;
+    /// @brief The highest-precedence failure class among the checks (Failure::None when all passed).
+    Failure primary_failure() const;
+};
+
+/// @brief Combines a lab's streamed report lines (one JSON object a line) and its process outcome
+/// into one result per rubric check. A check that started but never ended is charged to the way the
+/// process ended (timeout, crash, lost context); checks that never started are "not run".
+LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
+                           const ProcessOutcome& outcome);
+
+/// @brief Parses JSON-lines text, skipping blank lines and a torn last line.
+std::vector<nlohmann::json> parse_json_lines(const std::string& text);
+
+}  // namespace grading

@@ -1,0 +1,45 @@
+// rubric_check — the rubric and a lab program must list the same checks.
+//   rubric_check RUBRIC LAB_ID PROGRAM      runs PROGRAM --plan (no GPU needed) and compares
+#include "results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::cerr << "usage: rubric_check RUBRIC LAB_ID PROGRAM\n";
+        return 2;
+    }
+    std::ifstream in(argv[1]);
+    const grading::Rubric rubric = grading::parse_rubric(nlohmann::json::parse(in));
+    const grading::RubricLab* lab = rubric.find(argv[2]);
+    if (!lab) {
+        std::cerr << "no lab " << argv[2] << " in " << argv[1] << "\n";
+        return 1;
+    }
+    std::string cmd = std::string("'") + argv[3] + "' --plan", text;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return 2;
+    char buf[4096];
+    while (std::size_t got = fread(buf, 1, sizeof buf, p)) text.append(buf, got);
+    if (pclose(p) != 0) {
+        std::cerr << cmd << " failed:\n" << text;
+        return 1;
+    }
+    const auto plan = nlohmann::json::parse(text.substr(text.find('[')));
+    std::set<std::string> in_program(plan.begin(), plan.end()), in_rubric;
+    for (const auto& c : lab->checks) in_rubric.insert(c.name);
+    int problems = 0;
+    for (const auto& n : in_program)
+        if (!in_rubric.count(n)) std::cout << "check \"" << n << "\" is in the program but not in the rubric\n", ++problems;
+    for (const auto& n : in_rubric)
+        if (!in_program.count(n)) std::cout << "check \"" << n << "\" is in the rubric but not in the program\n", ++problems;
+    std::cout << "lab " << lab->id << ": " << in_rubric.size() << " rubric checks, " << in_program.size()
+              << " program checks, " << problems << " mismatch(es)\n";
+    return problems == 0 ? 0 : 1;
+}

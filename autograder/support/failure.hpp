@@ -1,0 +1,85 @@
+/// @file failure.hpp
+/// @brief The classes a graded check can fail with, shared by the lab checks and the runner.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace grading {
+
+/// @brief Why a check did not pass. Ordered by precedence: when a lab fails several ways, the
+/// earliest class in this list is the one reported as the lab's reason.
+enum class Failure {
+    None,                 ///< passed
+    DoesNotCompile,       ///< the lab did not build
+    LaunchError,          ///< a launch was refused (bad configuration, too many resources, ...)
+    IllegalMemoryAccess,  ///< a kernel crashed (out-of-bounds or misaligned access); the CUDA context is lost
+    Timeout,              ///< the lab ran past its time limit (a kernel hangs: a barrier not all threads reach?)
+    Crash,                ///< the process died without a CUDA error (segfault, abort, uncaught exception)
+    OutOfBoundsWrite,     ///< the result may be right, but memory outside the output was written
+    WrongResult,          ///< the output differs from the reference
+    TechniqueNotUsed,     ///< correct, but not with the technique the lab teaches (e.g. no shared memory)
+    TooSlow,              ///< correct, but below the speed threshold
+    NotRun,               ///< not run because an earlier failure ended the lab's process
+};
+
+/// @brief All classes, in precedence order.
+inline constexpr std::array<Failure, 11> kAllFailures = {
+    Failure::None,  Failure::DoesNotCompile,   Failure::LaunchError,      Failure::IllegalMemoryAccess,
+    Failure::Timeout, Failure::Crash,          Failure::OutOfBoundsWrite, Failure::WrongResult,
+    Failure::TechniqueNotUsed, Failure::TooSlow, Failure::NotRun};
+
+/// @brief The stable identifier used in reports: "wrong_result", "too_slow", ...
+inline std::string_view to_string(Failure f) {
+    switch (f) {
+    case Failure::None: return "pass";
+    case Failure::DoesNotCompile: return "does_not_compile";
+    case Failure::LaunchError: return "launch_error";
+    case Failure::IllegalMemoryAccess: return "illegal_memory_access";
+    case Failure::Timeout: return "timeout";
+    case Failure::Crash: return "crash";
+    case Failure::OutOfBoundsWrite: return "out_of_bounds_write";
+    case Failure::WrongResult: return "wrong_result";
+    case Failure::TechniqueNotUsed: return "technique_not_used";
+    case Failure::TooSlow: return "too_slow";
+    case Failure::NotRun: return "not_run";
+    }
+    return "unknown";
+}
+
+/// @brief Inverse of to_string(); nullopt for an unknown name.
+inline std::optional<Failure> failure_from_string(std::string_view s) {
+    for (Failure f : kAllFailures)
+        if (to_string(f) == s) return f;
+    return std::nullopt;
+}
+
+/// @brief A human title: "wrong result", "too slow", ...
+inline std::string title(Failure f) {
+    std::string s(to_string(f));
+    for (char& c : s)
+        if (c == '_') c = ' ';
+    return s;
+}
+
+/// @brief The generic hint for a class; checks give sharper ones where they know more.
+inline std::string_view default_hint(Failure f) {
+    switch (f) {
+    case Failure::None: return "";
+    case Failure::DoesNotCompile: return "fix the first compiler error in the build log above; later errors often follow from it";
+    case Failure::LaunchError: return "the launch configuration was refused: check grid/block sizes (at most 1024 threads a block) and shared-memory size";
+    case Failure::IllegalMemoryAccess: return "a thread read or wrote outside an array: check every index against its bound (i < n), including in the tail block";
+    case Failure::Timeout: return "the kernel never finished: a __syncthreads() that not every thread of the block reaches, or a loop whose bound never changes";
+    case Failure::Crash: return "the program died outside a kernel: look for a host-side null pointer or an exception in the launcher";
+    case Failure::OutOfBoundsWrite: return "a thread wrote past the end (or before the start) of the output: guard the store with the same bound as the load";
+    case Failure::WrongResult: return "compare the first mismatching indices with your indexing; run that size alone with the printed seed";
+    case Failure::TechniqueNotUsed: return "the graded kernel must stage its data in __shared__ memory, as the lab asks";
+    case Failure::TooSlow: return "correct but slow: see the lab's handout for the next optimisation tier";
+    case Failure::NotRun: return "an earlier failure ended the lab's process; fix that one first";
+    }
+    return "";
+}
+
+}  // namespace grading

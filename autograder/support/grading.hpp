@@ -1,0 +1,69 @@
+/// @file grading.hpp
+/// @brief What a lab's checks (doctest test cases) use to report classified results to the runner.
+///
+/// Each TEST_CASE in `autograder/labs/NN-name/checks.cpp` is one graded item of the
+/// rubric. Inside it, student code runs through run_student(), which turns CUDA
+/// errors into failure classes; failures are reported with fail(), which also
+/// fails the doctest check; speed checks report their figure with measured().
+/// A doctest listener streams one JSON line per check to the file given by
+/// `--report`, so the runner keeps what was learnt even if the process dies.
+#pragma once
+
+#include "failure.hpp"
+
+#include "device_info.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+namespace grading {
+
+/// @brief The seed of this run (from `--seed`, else COURSE_SEED, else fresh entropy); printed at start.
+std::uint64_t run_seed();
+
+/// @brief A seed for one use within this run: the same (tag, salt) always gives the same seed.
+std::uint64_t seed_for(const std::string& tag, std::uint64_t salt = 0);
+
+/// @brief The GPU being graded on.
+const course::DeviceInfo& device();
+
+/// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).
+bool quick();
+
+/// @brief Records a failure of the current check with its class, a message and a hint, and fails
+/// the doctest check. The first failure of a check is kept as its headline.
+void fail(Failure cls, const std::string& message, const std::string& hint = {});
+
+/// @brief Records the figure a check measured (e.g. a ratio to the library peer) and its threshold.
+/// @param value the measured figure
+/// @param threshold the value it is compared with
+/// @param unit e.g. "x CUB" or "GB/s"
+/// @param higher_is_better direction of the comparison
+void measured(double value, double threshold, const std::string& unit, bool higher_is_better = true);
+
+/// @brief Adds a line to the current check's output (shown in reports).
+void note(const std::string& line);
+
+/// @brief Runs student code (a launcher call) and waits for the GPU. Returns false, with the
+/// failure recorded, if it threw or a kernel failed. A crashed kernel (sticky error) ends the
+/// process after the report is flushed, because the CUDA context can no longer be used.
+/// @param what names the call in messages, e.g. "sum_reduce(n = 257)"
+bool run_student(const std::function<void()>& call, const std::string& what);
+
+/// @brief True when the current check has recorded a failure.
+bool current_check_failed();
+
+/// @brief @p v with @p digits digits after the point, e.g. fixed(0.8712, 2) == "0.87".
+inline std::string fixed(double v, int digits = 2) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+/// @brief Exit status of a lab process whose CUDA context was lost (the runner marks the rest not run).
+inline constexpr int kExitContextLost = 3;
+
+}  // namespace grading

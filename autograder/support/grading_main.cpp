@@ -1,0 +1,229 @@
+// The main() of every lab's check program, and the doctest listener that streams classified
+// results to the runner (see grading.hpp).
+//
+//   labNN_<tree> [--seed N] [--report FILE] [--quick] [doctest options]
+//   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include "grading.hpp"
+
+#include "cuda_check.hpp"
+#include "random.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grading {
+namespace {
+
+struct CheckRecord {
+    std::string name;
+    Failure cls = Failure::None;
+    std::string message;
+    std::string hint;
+    std::optional<double> value;
+    double threshold = 0.0;
+    std::string unit;
+    bool higher_is_better = true;
+    std::vector<std::string> notes;
+};
+
+struct State {
+    std::uint64_t seed = 0;
+    bool quick = false;
+    std::unique_ptr<std::ofstream> report;
+    std::optional<course::DeviceInfo> device;
+    CheckRecord current;
+} g;
+
+void emit(const nlohmann::json& line) {
+    if (!g.report) return;
+    *g.report << line.dump() << '\n';
+    g.report->flush();  // the process may die next: every line must already be on disk
+}
+
+nlohmann::json end_record(bool passed, double seconds) {
+    nlohmann::json j = {{"event", "end"},
+                        {"check", g.current.name},
+                        {"passed", passed},
+                        {"class", std::string(to_string(g.current.cls))},
+                        {"message", g.current.message},
+                        {"hint", g.current.hint},
+                        {"notes", g.current.notes},
+                        {"seconds", seconds}};
+    if (g.current.value) {
+        j["value"] = *g.current.value;
+        j["threshold"] = g.current.threshold;
+        j["unit"] = g.current.unit;
+        j["higher_is_better"] = g.current.higher_is_better;
+    }
+    return j;
+}
+
+// Streams one "start" and one "end" line per test case. Listeners see every event whatever
+// reporter prints to the console.
+struct ReportListener : public doctest::IReporter {
+    explicit ReportListener(const doctest::ContextOptions&) {}
+    void report_query(const doctest::QueryData&) override {}
+    void test_run_start() override {}
+    void test_run_end(const doctest::TestRunStats&) override {}
+    void test_case_start(const doctest::TestCaseData& tc) override {
+        g.current = CheckRecord{};
+        g.current.name = tc.m_name;
+        emit({{"event", "start"}, {"check", g.current.name}});
+    }
+    void test_case_reenter(const doctest::TestCaseData&) override {}
+    void test_case_end(const doctest::CurrentTestCaseStats& st) override {
+        const bool passed = st.testCaseSuccess && g.current.cls == Failure::None;
+        if (!passed && g.current.cls == Failure::None) {
+            // A plain doctest assertion failed without a classification: that is a wrong result.
+            g.current.cls = Failure::WrongResult;
+            if (g.current.message.empty()) g.current.message = "an assertion of this check failed (see the log)";
+        }
+        emit(end_record(passed, st.seconds));
+    }
+    void test_case_exception(const doctest::TestCaseException& e) override {
+        if (g.current.cls == Failure::None) {
+            g.current.cls = Failure::Crash;
+            g.current.message = std::string("uncaught exception: ") + e.error_string.c_str();
+            g.current.hint = std::string(default_hint(Failure::Crash));
+        }
+    }
+    void subcase_start(const doctest::SubcaseSignature&) override {}
+    void subcase_end() override {}
+    void log_assert(const doctest::AssertData& a) override {
+        if (a.m_failed && g.current.message.empty()) {
+            g.current.message = std::string(a.m_expr) + " failed: " + a.m_decomp.c_str();
+        }
+    }
+    void log_message(const doctest::MessageData&) override {}
+    void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("grading-report", 1, ReportListener);
+
+// `--plan`: prints the names of all checks as a JSON array on stdout.
+struct PlanReporter : public doctest::IReporter {
+    std::ostream& out;
+    explicit PlanReporter(const doctest::ContextOptions& o) : out(*o.cout) {}
+    void report_query(const doctest::QueryData& q) override {
+        nlohmann::json names = nlohmann::json::array();
+        for (unsigned i = 0; i < q.num_data; ++i) names.push_back(q.data[i]->m_name);
+        if (q.data) out << names.dump(2) << std::endl;
+    }
+    void test_run_start() override {}
+    void test_run_end(const doctest::TestRunStats&) override {}
+    void test_case_start(const doctest::TestCaseData&) override {}
+    void test_case_reenter(const doctest::TestCaseData&) override {}
+    void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+    void test_case_exception(const doctest::TestCaseException&) override {}
+    void subcase_start(const doctest::SubcaseSignature&) override {}
+    void subcase_end() override {}
+    void log_assert(const doctest::AssertData&) override {}
+    void log_message(const doctest::MessageData&) override {}
+    void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_REPORTER("plan", 1, PlanReporter);
+
+}  // namespace
+
+std::uint64_t run_seed() { return g.seed; }
+std::uint64_t seed_for(const std::string& tag, std::uint64_t salt) { return course::derive_seed(g.seed, tag, salt); }
+const course::DeviceInfo& device() { return *g.device; }
+bool quick() { return g.quick; }
+bool current_check_failed() { return g.current.cls != Failure::None; }
+
+void fail(Failure cls, const std::string& message, const std::string& hint) {
+    if (g.current.cls == Failure::None || static_cast<int>(cls) < static_cast<int>(g.current.cls)) {
+        g.current.cls = cls;
+        g.current.message = message;
+        g.current.hint = hint.empty() ? std::string(default_hint(cls)) : hint;
+    } else {
+        g.current.notes.push_back("also: " + std::string(to_string(cls)) + ": " + message);
+    }
+    const std::string text = std::string(to_string(cls)) + ": " + message;
+    FAIL_CHECK(text);
+}
+
+void measured(double value, double threshold, const std::string& unit, bool higher_is_better) {
+    g.current.value = value;
+    g.current.threshold = threshold;
+    g.current.unit = unit;
+    g.current.higher_is_better = higher_is_better;
+}
+
+void note(const std::string& line) {
+    g.current.notes.push_back(line);
+    MESSAGE(line);
+}
+
+bool run_student(const std::function<void()>& call, const std::string& what) {
+    try {
+        call();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        return true;
+    } catch (const course::CudaError& e) {
+        if (e.is_sticky()) {
+            fail(Failure::IllegalMemoryAccess, what + ": " + e.what());
+            emit(end_record(false, 0.0));
+            std::cout << "\nThe CUDA context is lost after this crash; the remaining checks cannot run." << std::endl;
+            std::_Exit(kExitContextLost);
+        }
+        fail(Failure::LaunchError, what + ": " + e.what());
+    } catch (const std::exception& e) {
+        fail(Failure::Crash, what + " threw: " + e.what());
+    }
+    return false;
+}
+
+}  // namespace grading
+
+int main(int argc, char** argv) {
+    using namespace grading;
+    std::vector<const char*> doctest_args = {argv[0]};
+    std::optional<std::uint64_t> seed;
+    std::string report_path;
+    bool plan = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
+        else if (a == "--report" && i + 1 < argc) report_path = argv[++i];
+        else if (a == "--quick") g.quick = true;
+        else if (a == "--plan") plan = true;
+        else doctest_args.push_back(argv[i]);
+    }
+    doctest::Context context;
+    if (plan) {
+        doctest_args.push_back("--list-test-cases");
+        doctest_args.push_back("--reporters=plan");
+        doctest_args.push_back("--no-intro");
+        context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
+        return context.run();
+    }
+
+    const course::GpuCheck gpu = course::check_gpu();
+    if (gpu.status != course::GpuStatus::Ready) {
+        std::cerr << "cannot grade: " << gpu.message << std::endl;
+        return gpu.exit_code();  // 77 (no GPU) is ctest's skip code
+    }
+    g.device = course::query_device();
+    g.seed = seed ? *seed : course::seed_from_env_or_entropy();
+    std::cout << "GPU:  " << g.device->fingerprint() << "\n"
+              << "seed: " << g.seed << "  (rerun with --seed " << g.seed << " to reproduce)" << std::endl;
+    if (!report_path.empty()) g.report = std::make_unique<std::ofstream>(report_path, std::ios::trunc);
+
+    context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
+    return context.run();
+}

@@ -1,0 +1,208 @@
+// CPU tests of the runner: rubric parsing, how reports and exit statuses become classified
+// results, the report formats, and the student-region comparison.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "process.hpp"
+#include "regions.hpp"
+#include "reports.hpp"
+#include "results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+
+using namespace grading;
+using nlohmann::json;
+
+namespace {
+RubricLab sample_lab() {
+    return parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "X", "checks": [
+        {"name": "correct", "points": 3}, {"name": "uses shared memory", "points": 1},
+        {"name": "fast", "points": 2}]}]})"))
+        .labs[0];
+}
+json start(const std::string& n) { return {{"event", "start"}, {"check", n}}; }
+json end_pass(const std::string& n) { return {{"event", "end"}, {"check", n}, {"passed", true}, {"class", "pass"}}; }
+json end_fail(const std::string& n, const std::string& cls) {
+    return {{"event", "end"}, {"check", n}, {"passed", false}, {"class", cls}, {"message", "m"}, {"hint", "h"}};
+}
+const ProcessOutcome kExitedOk{ProcessOutcome::Kind::Exited, 0, 0, ""};
+const ProcessOutcome kExitedFailures{ProcessOutcome::Kind::Exited, 1, 0, ""};
+}  // namespace
+
+TEST_CASE("failure classes round-trip through their report names") {
+    for (Failure f : kAllFailures) {
+        const auto back = failure_from_string(to_string(f));
+        REQUIRE(back.has_value());
+        CHECK(*back == f);
+    }
+    CHECK_FALSE(failure_from_string("segfault").has_value());
+    CHECK(title(Failure::OutOfBoundsWrite) == "out of bounds write");
+}
+
+TEST_CASE("the rubric parser rejects malformed rubrics") {
+    CHECK_THROWS(parse_rubric(json::parse(R"({"nolabs": []})")));
+    CHECK_THROWS(parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": []}]})")));
+    CHECK_THROWS(parse_rubric(json::parse(
+        R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [{"name": "a", "points": 1}, {"name": "a", "points": 2}]}]})")));
+    CHECK_THROWS(parse_rubric(json::parse(
+        R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [{"name": "a", "points": -1}]}]})")));
+    CHECK(sample_lab().max_points() == 6);
+}
+
+TEST_CASE("the course rubric is well formed and lists each lab once") {
+    std::ifstream in(RUBRIC_PATH);
+    REQUIRE(in);
+    const Rubric r = parse_rubric(json::parse(in));
+    REQUIRE_FALSE(r.labs.empty());
+    for (std::size_t i = 0; i < r.labs.size(); ++i) {
+        CHECK(r.labs[i].dir.rfind(r.labs[i].id + "-", 0) == 0);
+        CHECK(r.labs[i].max_points() > 0);
+        if (i > 0) CHECK(r.labs[i - 1].id < r.labs[i].id);
+    }
+}
+
+TEST_CASE("a complete passing report earns every point") {
+    const auto r = merge_lab_report(sample_lab(), "solution",
+                                    {start("correct"), end_pass("correct"), start("uses shared memory"),
+                                     end_pass("uses shared memory"), start("fast"), end_pass("fast")},
+                                    kExitedOk);
+    CHECK(r.passed());
+    CHECK(r.points() == 6);
+    CHECK(r.primary_failure() == Failure::None);
+}
+
+TEST_CASE("the headline failure is the one of highest precedence") {
+    const auto r = merge_lab_report(sample_lab(), "student",
+                                    {start("correct"), end_fail("correct", "wrong_result"), start("uses shared memory"),
+                                     end_fail("uses shared memory", "technique_not_used"), start("fast"),
+                                     end_fail("fast", "too_slow")},
+                                    kExitedFailures);
+    CHECK_FALSE(r.passed());
+    CHECK(r.points() == 0);
+    CHECK(r.primary_failure() == Failure::WrongResult);
+    CHECK(r.checks[2].cls == Failure::TooSlow);
+}
+
+TEST_CASE("a timeout is charged to the check that was running; later checks are not run") {
+    const ProcessOutcome timed_out{ProcessOutcome::Kind::TimedOut, SIGKILL, 20, ""};
+    const auto r = merge_lab_report(sample_lab(), "student", {start("correct"), end_pass("correct"),
+                                                              start("uses shared memory")},
+                                    timed_out);
+    CHECK(r.checks[0].passed());
+    CHECK(r.checks[1].cls == Failure::Timeout);
+    CHECK(r.checks[1].message.find("20 s") != std::string::npos);
+    CHECK(r.checks[2].cls == Failure::NotRun);
+    CHECK(r.primary_failure() == Failure::Timeout);
+    CHECK(r.points() == 3);
+}
+
+TEST_CASE("a crash between checks is still reported") {
+    const ProcessOutcome segv{ProcessOutcome::Kind::Signaled, SIGSEGV, 0, ""};
+    const auto r = merge_lab_report(sample_lab(), "student", {start("correct"), end_pass("correct")}, segv);
+    CHECK(r.checks[1].cls == Failure::Crash);
+    CHECK(r.checks[2].cls == Failure::NotRun);
+}
+
+TEST_CASE("after a lost CUDA context the crashed check keeps its class and the rest are not run") {
+    const ProcessOutcome lost{ProcessOutcome::Kind::Exited, 3, 0, ""};
+    const auto r = merge_lab_report(sample_lab(), "student",
+                                    {start("correct"), end_fail("correct", "illegal_memory_access")}, lost);
+    CHECK(r.checks[0].cls == Failure::IllegalMemoryAccess);
+    CHECK(r.checks[1].cls == Failure::NotRun);
+    CHECK(r.checks[2].cls == Failure::NotRun);
+    CHECK(r.primary_failure() == Failure::IllegalMemoryAccess);
+}
+
+TEST_CASE("a build failure fails every check as does_not_compile with the compiler's first error") {
+    const ProcessOutcome build{ProcessOutcome::Kind::BuildFailed, 2, 0, "x.cu(12): error: identifier \"foo\" is undefined"};
+    const auto r = merge_lab_report(sample_lab(), "student", {}, build);
+    for (const auto& c : r.checks) {
+        CHECK(c.cls == Failure::DoesNotCompile);
+        CHECK(c.message.find("foo") != std::string::npos);
+    }
+}
+
+TEST_CASE("a check the program does not contain is reported, not silently passed") {
+    const auto r = merge_lab_report(sample_lab(), "solution", {start("correct"), end_pass("correct")}, kExitedOk);
+    CHECK(r.checks[1].cls == Failure::NotRun);
+    CHECK(r.checks[1].message.find("does not contain") != std::string::npos);
+    CHECK_FALSE(r.passed());
+}
+
+TEST_CASE("a report line torn by a kill is ignored") {
+    const auto lines = parse_json_lines("{\"event\":\"start\",\"check\":\"a\"}\n\n{\"event\":\"end\",\"che");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["check"] == "a");
+}
+
+TEST_CASE("compiler errors are found in a build log") {
+    CHECK(first_error_line("[ 50%] Building CUDA object\n/x/lab.cu(7): error: expected a \";\"\nmake[2]: *** Error 1\n") ==
+          "/x/lab.cu(7): error: expected a \";\"");
+    CHECK(first_error_line("all good\n") == "");
+}
+
+TEST_CASE("a command that overruns its limit is killed and reported as timed out") {
+    double elapsed = 0;
+    const auto o = run_with_timeout({"/bin/sleep", "30"}, 0.5, "/dev/null", elapsed);
+    CHECK(o.kind == ProcessOutcome::Kind::TimedOut);
+    CHECK(elapsed < 5);
+    const auto ok = run_with_timeout({"/bin/sh", "-c", "exit 4"}, 10, "/dev/null", elapsed);
+    CHECK(ok.kind == ProcessOutcome::Kind::Exited);
+    CHECK(ok.code == 4);
+}
+
+TEST_CASE("XML escaping covers markup and control characters") {
+    CHECK(xml_escape("a<b & \"c\"\x01") == "a&lt;b &amp; &quot;c&quot; ");
+}
+
+TEST_CASE("reports carry scores, classes and figures; sample reports are written for the schema tests") {
+    const ProcessOutcome timed_out{ProcessOutcome::Kind::TimedOut, SIGKILL, 20, ""};
+    json fast = end_fail("fast", "too_slow");
+    fast["value"] = 0.42;
+    fast["threshold"] = 0.7;
+    fast["unit"] = "x CUB";
+    std::vector<LabResult> labs = {
+        merge_lab_report(sample_lab(), "student",
+                         {start("correct"), end_pass("correct"), start("uses shared memory"),
+                          end_pass("uses shared memory"), start("fast"), fast},
+                         kExitedFailures),
+        merge_lab_report(sample_lab(), "student", {start("correct")}, timed_out)};
+    labs[1].id = "02";
+    const RunInfo info{"Test GPU <sm_90>", 1234, 1.5, 2.5};
+
+    const json gs = gradescope_json(labs, info);
+    CHECK(gs["score"] == 4);
+    REQUIRE(gs["tests"].size() == 6);
+    CHECK(gs["tests"][2]["status"] == "failed");
+    CHECK(gs["tests"][2]["output"].get<std::string>().find("0.42") != std::string::npos);
+    CHECK(gs["tests"][3]["output"].get<std::string>().find("timeout") != std::string::npos);
+
+    const std::string xml = junit_xml(labs, info);
+    CHECK(xml.find("type=\"too_slow\"") != std::string::npos);
+    CHECK(xml.find("Test GPU &lt;sm_90&gt;") != std::string::npos);
+
+    const std::string table = summary_table(labs, info);
+    CHECK(table.find("FAIL: too slow") != std::string::npos);
+    CHECK(table.find("Total: 4/12") != std::string::npos);
+
+    std::ofstream(std::string(SAMPLE_REPORT_DIR) + "/sample_results.json") << gs.dump(2);
+    std::ofstream(std::string(SAMPLE_REPORT_DIR) + "/sample_junit.xml") << xml;
+    json bad = gs;
+    bad["tests"][0]["status"] = "skipped";
+    std::ofstream(std::string(SAMPLE_REPORT_DIR) + "/sample_results_bad.json") << bad.dump(2);
+}
+
+TEST_CASE("starter and solution may differ only inside student regions") {
+    const std::string starter = "a\n// BEGIN STUDENT REGION k\n// TODO\n// END STUDENT REGION\nb\n";
+    const std::string solution = "a\n  // BEGIN STUDENT REGION k\nx = 1;\ny = 2;\n  // END STUDENT REGION\nb   \n";
+    CHECK(compare_skeletons(starter, solution) == "");
+    CHECK(compare_skeletons(starter, "a\n// BEGIN STUDENT REGION k\n// END STUDENT REGION\nc\n").find("reads") !=
+          std::string::npos);
+    CHECK(compare_skeletons(starter, "a\n// BEGIN STUDENT REGION other\n// END STUDENT REGION\nb\n")
+              .find("regions differ") != std::string::npos);
+    CHECK(compare_skeletons(starter, "a\n// BEGIN STUDENT REGION k\nb\n").find("never closed") != std::string::npos);
+    CHECK(skeleton_of(starter).regions == std::vector<std::string>{"k"});
+}

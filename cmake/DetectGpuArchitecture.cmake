@@ -1,0 +1,27 @@
+# Sets CMAKE_CUDA_ARCHITECTURES before the CUDA language is enabled: the architecture of the
+# GPU(s) nvidia-smi reports, or a portable default on a machine without a GPU (such as CI).
+set(_course_default_archs "75;80;86;89;90")
+find_program(_course_nvidia_smi nvidia-smi)
+set(_course_archs "")
+if(_course_nvidia_smi)
+  execute_process(
+    COMMAND ${_course_nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
+    OUTPUT_VARIABLE _course_caps RESULT_VARIABLE _course_rc ERROR_QUIET TIMEOUT 20)
+  if(_course_rc EQUAL 0)
+    string(REPLACE "\n" ";" _course_caps "${_course_caps}")
+    foreach(cap IN LISTS _course_caps)
+      string(STRIP "${cap}" cap)
+      if(cap MATCHES "^([0-9]+)\\.([0-9]+)$")
+        list(APPEND _course_archs "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES _course_archs)
+  endif()
+endif()
+if(_course_archs)
+  message(STATUS "GPU found: building for its architecture(s) ${_course_archs}")
+  set(CMAKE_CUDA_ARCHITECTURES "${_course_archs}" CACHE STRING "CUDA architectures")
+else()
+  message(STATUS "No GPU found: building for ${_course_default_archs}")
+  set(CMAKE_CUDA_ARCHITECTURES "${_course_default_archs}" CACHE STRING "CUDA architectures")
+endif()

@@ -1,0 +1,15 @@
+# Runs a command and checks its exit status and output.
+#   cmake -DCMD="prog;arg;..." -DEXPECT_CODE=77 -DEXPECT_REGEX="..." [-DENV="VAR=value"] -P expect_exit.cmake
+if(DEFINED ENV_SET)
+  set(_cmd ${CMAKE_COMMAND} -E env ${ENV_SET} ${CMD})
+else()
+  set(_cmd ${CMD})
+endif()
+execute_process(COMMAND ${_cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc STREQUAL "${EXPECT_CODE}")
+  message(FATAL_ERROR "exit status ${rc}, expected ${EXPECT_CODE}")
+endif()
+if(DEFINED EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match: ${EXPECT_REGEX}")
+endif()

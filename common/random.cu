@@ -1,0 +1,52 @@
+// Seeded random data (see random.hpp). Host and device share hash64, so both produce identical arrays.
+#include "cuda_check.hpp"
+#include "random.hpp"
+
+#include <cstdlib>
+#include <random>
+
+namespace course {
+
+namespace {
+__global__ void fill_uniform_kernel(float* d, std::size_t n, std::uint64_t seed, float lo, float hi) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+        d[i] = uniform_at(seed, i, lo, hi);
+}
+__global__ void fill_integers_kernel(float* d, std::size_t n, std::uint64_t seed, int lo, int hi) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+        d[i] = static_cast<float>(integer_at(seed, i, lo, hi));
+}
+unsigned fill_grid(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, 256), 65535)); }
+}  // namespace
+
+std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = uniform_at(seed, i, lo, hi);
+    return v;
+}
+
+std::vector<float> integer_floats(std::size_t n, std::uint64_t seed, int lo, int hi) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(integer_at(seed, i, lo, hi));
+    return v;
+}
+
+void fill_uniform_device(float* d, std::size_t n, std::uint64_t seed, float lo, float hi, cudaStream_t stream) {
+    if (n == 0) return;
+    fill_uniform_kernel<<<fill_grid(n), 256, 0, stream>>>(d, n, seed, lo, hi);
+    CUDA_CHECK_LAUNCH();
+}
+
+void fill_integers_device(float* d, std::size_t n, std::uint64_t seed, int lo, int hi, cudaStream_t stream) {
+    if (n == 0) return;
+    fill_integers_kernel<<<fill_grid(n), 256, 0, stream>>>(d, n, seed, lo, hi);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::uint64_t seed_from_env_or_entropy(const char* env_var) {
+    if (const char* s = std::getenv(env_var); s && *s) return std::strtoull(s, nullptr, 0);
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+}  // namespace course
