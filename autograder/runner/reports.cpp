@@ -66,8 +66,13 @@ std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& inf
         if (!lab.log_path.empty()) s << ", log " << lab.log_path;
         s << "]\n";
         for (const auto& c : lab.checks) {
+            if (c.value) {  // speed checks: show the figures behind the ratio, pass or fail
+                s << "  - " << c.name << ": " << figure(c) << " (threshold " << threshold(c) << ")\n";
+                for (const auto& n : c.notes) s << "      " << n << "\n";
+            }
             if (c.passed() || c.cls == Failure::NotRun) continue;
-            s << "  - " << c.name << "\n      " << title(c.cls) << ": " << c.message << "\n";
+            if (!c.value) s << "  - " << c.name << "\n";
+            s << "      " << title(c.cls) << ": " << c.message << "\n";
             if (!c.hint.empty()) s << "      hint: " << c.hint << "\n";
         }
     }
