@@ -16,9 +16,10 @@ cmake --build "$BUILD" -j"$(nproc)" > "$LOGS/build.log" 2>&1 || { grep -m20 -E "
 echo "== build: ${SECONDS}s"
 
 SECONDS=0
-ctest --test-dir "$BUILD" --output-on-failure > "$LOGS/ctest.log" 2>&1
+ctest --test-dir "$BUILD" --output-on-failure -V > "$LOGS/ctest.log" 2>&1
 ctest_rc=$?
-echo "== ctest (rc $ctest_rc, ${SECONDS}s):"; grep -E "tests passed|Failed|Skipped|\*\*\*" "$LOGS/ctest.log" | tail -25
+echo "== ctest (rc $ctest_rc, ${SECONDS}s):"; grep -E "tests passed|\*\*\*|Failed  |Not Run|Skipped" "$LOGS/ctest.log" | tail -40
+echo "== known-wrong variants:"; grep -E "ended as expected|^[0-9]+: expected lab" "$LOGS/ctest.log" | sed 's/^[0-9]*: //' 
 
 SECONDS=0
 "$BUILD/grade" --tree solution --no-build > "$LOGS/grade-solutions.log" 2>&1

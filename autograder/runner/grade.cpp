@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     app.add_option("--variant", variant, "grade the known-wrong variant NAME of the one --lab given");
     app.add_option("--lab", lab_ids, "lab number(s) to grade, e.g. 01 (default: all)");
     app.add_option("--build-dir", build_dir, "the CMake build folder");
-    app.add_option("--rubric", rubric_path, "rubric (points per check)");
+    app.add_option("--rubric", rubric_path, "rubric: a folder of NN-name/rubric.json, or one file");
     app.add_flag("--no-build", no_build, "do not (re)build the labs first");
     app.add_option("--seed", seed_text, "seed for the random inputs (default: fresh; printed)");
     app.add_option("--timeout", timeout_s, "seconds a lab's checks may take before it is stopped")
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     }
     Rubric rubric;
     try {
-        rubric = parse_rubric(nlohmann::json::parse(read_file(rubric_path)));
+        rubric = load_rubric(rubric_path);
     } catch (const std::exception& e) {
         std::cerr << "grade: cannot read the rubric " << rubric_path << ": " << e.what() << "\n";
         return 2;
@@ -147,7 +147,8 @@ int main(int argc, char** argv) {
                 std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report",
                                                 report.string()};
                 if (quick) cmd.push_back("--quick");
-                outcome = run_with_timeout(cmd, timeout_s, log.string(), run_s);
+                // Lab programs run inside build/grading, where any files they write (plots, CSV) belong.
+                outcome = run_with_timeout(cmd, timeout_s, log.string(), run_s, out_dir.string());
                 outcome.timeout_s = timeout_s;
                 if (outcome.kind == ProcessOutcome::Kind::Exited &&
                     (outcome.code == course::kExitNoGpu || outcome.code == course::kExitUnsupportedGpu)) {

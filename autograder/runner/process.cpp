@@ -12,12 +12,13 @@
 namespace grading {
 
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
-                                double& elapsed_s) {
+                                double& elapsed_s, const std::string& working_dir) {
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
         setpgid(0, 0);  // its own group: a timeout kills it and anything it started
+        if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
         const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (fd >= 0) {
             dup2(fd, STDOUT_FILENO);

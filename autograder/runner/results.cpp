@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -42,6 +44,34 @@ Rubric parse_rubric(const nlohmann::json& j) {
         r.labs.push_back(std::move(lab));
     }
     return r;
+}
+
+Rubric load_rubric(const std::string& path) {
+    namespace fs = std::filesystem;
+    auto read_json = [](const fs::path& p) {
+        std::ifstream in(p);
+        if (!in) throw std::runtime_error("cannot open " + p.string());
+        try {
+            return nlohmann::json::parse(in);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(p.string() + ": " + e.what());
+        }
+    };
+    if (!fs::is_directory(path)) return parse_rubric(read_json(path));
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(path))
+        if (fs::exists(entry.path() / "rubric.json")) files.push_back(entry.path() / "rubric.json");
+    std::sort(files.begin(), files.end());
+    nlohmann::json labs = nlohmann::json::array();
+    for (const auto& f : files) {
+        nlohmann::json lab = read_json(f);
+        const std::string folder = f.parent_path().filename().string();
+        if (lab.value("dir", "") != folder)
+            throw std::runtime_error(f.string() + ": \"dir\" must be \"" + folder + "\"");
+        labs.push_back(std::move(lab));
+    }
+    if (labs.empty()) throw std::runtime_error("no */rubric.json under " + path);
+    return parse_rubric({{"labs", labs}});
 }
 
 double LabResult::points() const {

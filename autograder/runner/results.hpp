@@ -39,6 +39,10 @@ struct Rubric {
 /// @brief Parses a rubric; throws std::runtime_error naming the problem when it is malformed.
 Rubric parse_rubric(const nlohmann::json& j);
 
+/// @brief Loads the rubric from a folder of labs (each `NN-name/rubric.json` holds one lab, whose
+/// "dir" must be its folder's name), in folder order; or from one file `{"labs": [...]}`.
+Rubric load_rubric(const std::string& path);
+
 /// @brief The outcome of one check.
 struct CheckResult {
     std::string name;          ///< check name

@@ -15,8 +15,7 @@ int main(int argc, char** argv) {
         std::cerr << "usage: rubric_check RUBRIC LAB_ID PROGRAM\n";
         return 2;
     }
-    std::ifstream in(argv[1]);
-    const grading::Rubric rubric = grading::parse_rubric(nlohmann::json::parse(in));
+    const grading::Rubric rubric = grading::load_rubric(argv[1]);
     const grading::RubricLab* lab = rubric.find(argv[2]);
     if (!lab) {
         std::cerr << "no lab " << argv[2] << " in " << argv[1] << "\n";

@@ -5,6 +5,8 @@
 /// rubric. Inside it, student code runs through run_student(), which turns CUDA
 /// errors into failure classes; failures are reported with fail(), which also
 /// fails the doctest check; speed checks report their figure with measured().
+/// Checks that need no GPU (analytic models, CPU references) go in `doctest::test_suite("cpu")`:
+/// CI runs them against the solution with `--cpu-only`, and every graded run runs them too.
 /// A doctest listener streams one JSON line per check to the file given by
 /// `--report`, so the runner keeps what was learnt even if the process dies.
 #pragma once
@@ -27,7 +29,7 @@ std::uint64_t run_seed();
 /// @brief A seed for one use within this run: the same (tag, salt) always gives the same seed.
 std::uint64_t seed_for(const std::string& tag, std::uint64_t salt = 0);
 
-/// @brief The GPU being graded on.
+/// @brief The GPU being graded on (not available in `--cpu-only` runs).
 const course::DeviceInfo& device();
 
 /// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).

@@ -3,6 +3,7 @@
 //
 //   labNN_<tree> [--seed N] [--report FILE] [--quick] [doctest options]
 //   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
+//   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -195,13 +196,14 @@ int main(int argc, char** argv) {
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
     std::string report_path;
-    bool plan = false;
+    bool plan = false, cpu_only = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
         else if (a == "--report" && i + 1 < argc) report_path = argv[++i];
         else if (a == "--quick") g.quick = true;
         else if (a == "--plan") plan = true;
+        else if (a == "--cpu-only") cpu_only = true;
         else doctest_args.push_back(argv[i]);
     }
     doctest::Context context;
@@ -213,6 +215,15 @@ int main(int argc, char** argv) {
         return context.run();
     }
 
+    if (cpu_only) {
+        // Host-side parts of a lab (analytic models, references) are checked in CI without a GPU.
+        g.seed = seed ? *seed : course::seed_from_env_or_entropy();
+        std::cout << "CPU-only checks; seed: " << g.seed << std::endl;
+        if (!report_path.empty()) g.report = std::make_unique<std::ofstream>(report_path, std::ios::trunc);
+        doctest_args.push_back("--test-suite=cpu");
+        context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
+        return context.run();
+    }
     const course::GpuCheck gpu = course::check_gpu();
     if (gpu.status != course::GpuStatus::Ready) {
         std::cerr << "cannot grade: " << gpu.message << std::endl;

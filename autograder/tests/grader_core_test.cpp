@@ -53,9 +53,7 @@ TEST_CASE("the rubric parser rejects malformed rubrics") {
 }
 
 TEST_CASE("the course rubric is well formed and lists each lab once") {
-    std::ifstream in(RUBRIC_PATH);
-    REQUIRE(in);
-    const Rubric r = parse_rubric(json::parse(in));
+    const Rubric r = load_rubric(RUBRIC_PATH);
     REQUIRE_FALSE(r.labs.empty());
     for (std::size_t i = 0; i < r.labs.size(); ++i) {
         CHECK(r.labs[i].dir.rfind(r.labs[i].id + "-", 0) == 0);
