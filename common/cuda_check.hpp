@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+/// @brief The course's shared helpers (common/): error checking, device buffers, seeded data,
+/// comparisons, timing and device information. Lab code, solutions and checks all use them.
 namespace course {
 
 /// @brief A failed CUDA runtime call.

@@ -19,6 +19,7 @@ namespace course {
 template <class T>
 class DeviceBuffer {
 public:
+    /// @brief An empty buffer: no allocation, data() is null.
     DeviceBuffer() = default;
 
     /// @brief Allocates room for @p count elements (no allocation when 0).
@@ -29,7 +30,9 @@ public:
     /// @brief Allocates and copies @p host to the device.
     explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
 
+    /// @brief Not copyable: exactly one owner frees the memory.
     DeviceBuffer(const DeviceBuffer&) = delete;
+    /// @brief Not copyable: exactly one owner frees the memory.
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     /// @brief Takes ownership of @p other's memory.
     DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
@@ -39,6 +42,7 @@ public:
         swap(tmp);
         return *this;
     }
+    /// @brief Frees the memory (errors are left for the next checked call).
     ~DeviceBuffer() {
         if (ptr_) cudaFree(ptr_);  // never throws from a destructor; errors surface at the next check
     }

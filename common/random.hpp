@@ -14,6 +14,9 @@
 #include <string_view>
 #include <vector>
 
+/// @def COURSE_HD
+/// @brief Marks a function callable from host and device code (`__host__ __device__` under nvcc,
+/// nothing for the host compiler), so host and device generate identical random data.
 #if defined(__CUDACC__)
 #define COURSE_HD __host__ __device__
 #else

@@ -22,15 +22,19 @@ namespace course {
 /// @brief A pair of CUDA events that time the device work recorded between start() and stop().
 class EventTimer {
 public:
+    /// @brief Creates the two events.
     EventTimer() {
         CUDA_CHECK(cudaEventCreate(&start_));
         CUDA_CHECK(cudaEventCreate(&stop_));
     }
+    /// @brief Destroys the two events.
     ~EventTimer() {
         cudaEventDestroy(start_);
         cudaEventDestroy(stop_);
     }
+    /// @brief Not copyable: the events belong to one timer.
     EventTimer(const EventTimer&) = delete;
+    /// @brief Not copyable: the events belong to one timer.
     EventTimer& operator=(const EventTimer&) = delete;
 
     /// @brief Records the start event on @p stream.

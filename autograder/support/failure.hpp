@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+/// @brief The grading API: what a lab's checks use to classify and report results, and the runner's model.
 namespace grading {
 
 /// @brief Why a check did not pass. Ordered by precedence: when a lab fails several ways, the

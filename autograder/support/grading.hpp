@@ -52,6 +52,7 @@ void note(const std::string& line);
 /// @brief Runs student code (a launcher call) and waits for the GPU. Returns false, with the
 /// failure recorded, if it threw or a kernel failed. A crashed kernel (sticky error) ends the
 /// process after the report is flushed, because the CUDA context can no longer be used.
+/// @param call the student code to run, e.g. a lambda that calls the lab's launcher
 /// @param what names the call in messages, e.g. "sum_reduce(n = 257)"
 bool run_student(const std::function<void()>& call, const std::string& what);
 

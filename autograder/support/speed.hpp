@@ -47,8 +47,12 @@ inline Timings measure_against(const std::function<void()>& student, const std::
 }
 
 /// @brief Records @p value against @p threshold, and fails the check as too slow when short of it.
+/// @param value the measured ratio (higher is faster)
+/// @param threshold the least ratio that passes
+/// @param unit printed after the figures, e.g. "x" or "x CUB"
 /// @param what e.g. "fraction of cub::DeviceReduce::Sum"
 /// @param detail the figures behind the ratio, for the report
+/// @param hint what to try when the check fails
 inline void judge_speed(double value, double threshold, const std::string& unit, const std::string& what,
                         const std::string& detail, const std::string& hint) {
     measured(value, threshold, unit);
