@@ -1,0 +1,434 @@
+// Lab 02 checks — max reduction. One TEST_CASE per rubric item (rubric.json beside this file).
+//
+// The maximum of floats is exact: in whatever order a kernel compares, the result is one of the
+// inputs. So every check demands the CPU maximum exactly (course::compare with an exact tolerance,
+// under which +0.0 and -0.0 are equal), and any difference is a bug, not rounding. The special
+// inputs each get a check: all-negative arrays (a 0 identity), the maximum at either end and in the
+// tail, infinities, and the NaN policy of max_reduce.cuh (any NaN makes the result NaN). Speed is
+// judged only as ratios to the naive baseline and to cub::DeviceReduce::Max, timed interleaved here.
+#include <doctest/doctest.h>
+
+#include "baselines.cuh"
+#include "max_reduce.cuh"
+
+#include "compare.hpp"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "grading.hpp"
+#include "guarded_buffer.hpp"
+#include "hints.hpp"
+#include "random.hpp"
+#include "speed.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using grading::Failure;
+
+namespace {
+
+// Speed thresholds, from the H100 figures in the lab's README (to be confirmed there): the reference
+// solution must clear each by at least 25%, the naive baseline must not clear the first.
+constexpr double kMinSpeedupOverNaive = 2.5;  // naive_max time / student time
+constexpr double kMinFractionOfCub = 0.70;    // CUB time / student time
+constexpr std::size_t kBenchN = std::size_t(1) << 28;  // 1 GiB of floats: far larger than any L2
+
+const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000, (1u << 20) + 1, (1u << 26) + 5};
+
+// *out holds this before every graded call. Its previous contents are to be ignored, so a result
+// equal to it means *out was never initialised (to -INFINITY) or never written.
+constexpr float kStale = FLT_MAX;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+float from_bits(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+const float kNaN = from_bits(0x7fc00000u);          // the usual quiet NaN
+const float kNegativeNaN = from_bits(0xffc00000u);  // the same NaN with its sign bit set
+
+std::string n_str(std::size_t n) { return "n = " + std::to_string(n); }
+
+// A float as a person reads it: 9 significant digits, "nan" or "-nan"; the stale value says so.
+std::string show(float v) {
+    if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    if (v == kStale) s << " (the value *out held before the call)";
+    return s.str();
+}
+
+// The CPU reference, with the lab's NaN policy: any NaN makes the result NaN.
+float cpu_max(const std::vector<float>& x) {
+    float m = -kInf;
+    for (float v : x) {
+        if (std::isnan(v)) return v;
+        if (v > m) m = v;
+    }
+    return m;
+}
+
+// Exactly right: equal to the reference (+0.0 == -0.0), and NaN exactly where the reference is NaN.
+bool matches(float got, float expected) {
+    return course::compare(&got, &expected, 1, course::Tolerance::exact(), 1, std::isnan(expected)).ok();
+}
+
+// Runs the student's max over the device array d_in[0..n); nullopt when it failed (recorded).
+std::optional<float> student_max(const float* d_in, std::size_t n) {
+    course::GuardedBuffer<float> out(1);  // guards poisoned: a write next to *out is caught
+    CUDA_CHECK(cudaMemcpy(out.data(), &kStale, sizeof kStale, cudaMemcpyHostToDevice));
+    const std::string what = "max_reduce(" + n_str(n) + ")";
+    if (!grading::run_student([&] { lab02::max_reduce(d_in, out.data(), n); }, what)) return std::nullopt;
+    if (const auto v = out.check_guards()) {
+        grading::fail(Failure::OutOfBoundsWrite, what + " " + v->describe(),
+                      "only *d_out is yours: check every store to out (the identity kernel's too) writes out[0] "
+                      "and nothing beside it");
+        return std::nullopt;
+    }
+    return out.download()[0];
+}
+
+// Fills d[0..n) with uniform floats in [lo, hi) on the GPU and returns a host copy of them.
+std::vector<float> fill_uniform(course::DeviceBuffer<float>& d, std::size_t n, std::uint64_t seed, float lo, float hi) {
+    course::fill_uniform_device(d.data(), n, seed, lo, hi);
+    std::vector<float> host(n);
+    CUDA_CHECK(cudaMemcpy(host.data(), d.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
+    return host;
+}
+
+// A hint that one wrong answer alone explains; "" when it needs the pattern of several.
+std::string telling_hint(float got, float expected) {
+    if (got == kStale)
+        return "*out still holds the value it had before the call: launch set_identity_kernel first (it starts *out "
+               "at -INFINITY), then let thread 0 of every block combine its maximum into *out with atomic_max_float";
+    if (got == 0.0f && expected < 0.0f)
+        return "the result is 0 for an input whose elements are all negative: 0 is not the identity of max. Pad "
+               "with -INFINITY (threads past n) and start *out at -INFINITY, not with a memset to 0";
+    if (std::isnan(expected) && !std::isnan(got))
+        return "a NaN in the input was lost: combine with max_or_nan everywhere (fmaxf, fmax and std::max drop a "
+               "NaN), and in atomic_max_float turn every NaN into 0x7fffffff before the integer atomics. (If only "
+               "a NaN past the last full block is lost, the tail is never read.)";
+    return "";
+}
+
+// A hint from one wrong answer when the pattern of sizes said nothing.
+std::string fallback_hint(float got, float expected) {
+    if (std::isnan(got))
+        return "NaN from an input without one: an element read at or past n, or shared memory read before it "
+               "was written (a missing __syncthreads()?)";
+    if (got == -kInf && expected < 0.0f)
+        return "the result is -INFINITY, the identity, for negative inputs: read as ints, negative floats order "
+               "backwards and -INFINITY is the largest of them, so atomicMax on int never replaces it. In "
+               "atomic_max_float use atomicMin on the unsigned bits when the sign bit is set. (Or no block's "
+               "maximum reached *out at all: enough blocks for all n elements?)";
+    if (got == -kInf)
+        return "the result is -INFINITY, the identity: no block's maximum reached *out — enough blocks to cover "
+               "all n elements? does thread 0 call atomic_max_float?";
+    if (expected < 0.0f && got < expected)
+        return "the result is below the true maximum of negative numbers: negative floats compare backwards as "
+               "integers. In atomic_max_float use atomicMax on int only when the sign bit is clear, and atomicMin "
+               "on the unsigned bits otherwise";
+    return "";
+}
+
+// Collects a check's wrong answers and reports them with the hint that explains them best.
+struct WrongAnswers {
+    std::string details;
+    std::string telling, fallback;  // from the first wrong answer that gave one
+
+    void record(const std::string& what, float got, float expected) {
+        if (details.size() < 400)
+            details += (details.empty() ? "" : "; ") + what + ": got " + show(got) + ", expected " + show(expected);
+        if (telling.empty()) telling = telling_hint(got, expected);
+        if (fallback.empty()) fallback = fallback_hint(got, expected);
+    }
+    // pattern: a hint from which inputs failed (e.g. grading::size_pattern_hint), or "".
+    void report(const std::string& pattern) const {
+        if (details.empty()) return;
+        const std::string& hint = !telling.empty() ? telling : !pattern.empty() ? pattern : fallback;
+        grading::fail(Failure::WrongResult, details, hint);
+    }
+};
+
+// One named input of the infinity and NaN checks.
+struct Case {
+    std::string name;
+    std::vector<float> input;
+    bool lowest_ok = false;  // -FLT_MAX is accepted too (an all -INFINITY input; see the handout)
+};
+
+// Runs every case; false when a failure ended the check early.
+bool run_cases(const std::vector<Case>& cases, WrongAnswers& wrong) {
+    for (const Case& c : cases) {
+        const course::DeviceBuffer<float> in(c.input);
+        const float expected = cpu_max(c.input);
+        const auto got = student_max(in.data(), c.input.size());
+        if (!got) return false;
+        if (!matches(*got, expected) && !(c.lowest_ok && *got == -FLT_MAX)) wrong.record(c.name, *got, expected);
+    }
+    return true;
+}
+
+std::size_t random_index(std::uint64_t seed, std::uint64_t salt, std::size_t n) {
+    return static_cast<std::size_t>(course::hash64(seed, salt) % n);
+}
+
+}  // namespace
+
+TEST_CASE("exact maximum of random inputs at edge sizes") {
+    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    std::vector<grading::SizeOutcome> outcomes;
+    WrongAnswers wrong;
+    for (std::size_t n : kEdgeSizes) {
+        const auto host = fill_uniform(in, n, grading::seed_for("lab02-random", n), -1.0f, 1.0f);
+        const float expected = cpu_max(host);
+        const auto got = student_max(in.data(), n);
+        if (!got) return;
+        const bool ok = matches(*got, expected);
+        if (ok && n == kEdgeSizes.back()) {
+            // Same input again: a race shows up as a result that changes between runs.
+            const auto again = student_max(in.data(), n);
+            if (!again) return;
+            if (!matches(*again, expected)) {
+                grading::fail(Failure::WrongResult,
+                              n_str(n) + ": two runs on the same input gave " + show(*got) + " and " + show(*again),
+                              "the result changes between runs on the same input: a race — a missing "
+                              "__syncthreads() between writing and reading shared memory?");
+                return;
+            }
+        }
+        outcomes.push_back({n, ok});
+        if (!ok) wrong.record(n_str(n), *got, expected);
+    }
+    wrong.report(grading::size_pattern_hint(outcomes, lab02::kBlockSize));
+}
+
+TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {
+    // Every element in [-2, -1): a kernel that pads with 0 or starts *out at 0 returns 0.
+    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    std::vector<grading::SizeOutcome> outcomes;
+    WrongAnswers wrong;
+    for (std::size_t n : kEdgeSizes) {
+        const auto host = fill_uniform(in, n, grading::seed_for("lab02-negative", n), -2.0f, -1.0f);
+        const float expected = cpu_max(host);
+        const auto got = student_max(in.data(), n);
+        if (!got) return;
+        const bool ok = matches(*got, expected);
+        outcomes.push_back({n, ok});
+        if (!ok) wrong.record(n_str(n), *got, expected);
+    }
+    wrong.report(grading::size_pattern_hint(outcomes, lab02::kBlockSize));
+}
+
+TEST_CASE("maximum placed first, last and in the tail") {
+    // Background uniform in [-4, -2.5) and one planted element in [-2, -1): the planted one is the
+    // unique maximum, and everything is negative so that a 0 identity cannot hide it. "The tail" is
+    // past the last full block of kBlockSize elements (all of the input when n < kBlockSize).
+    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    WrongAnswers wrong;
+    bool failed_in_tail = false, failed_before_tail = false, passed_before_tail = false;
+    bool failed_at_first = false, failed_elsewhere = false;
+    for (std::size_t n : kEdgeSizes) {
+        const std::uint64_t seed = grading::seed_for("lab02-positions", n);
+        const std::size_t full = n / lab02::kBlockSize * lab02::kBlockSize;  // elements in full blocks
+        struct Spot {
+            const char* where;
+            std::size_t index;
+        };
+        std::vector<Spot> spots = {{"index 0", 0}, {"the last index", n - 1}};
+        if (full < n) spots.push_back({"the tail", full + random_index(seed, 1, n - full)});
+        spots.push_back({"a random index", random_index(seed, 2, n)});
+        std::vector<std::size_t> tried;
+        for (std::size_t k = 0; k < spots.size(); ++k) {
+            const Spot& s = spots[k];
+            if (std::find(tried.begin(), tried.end(), s.index) != tried.end()) continue;
+            tried.push_back(s.index);
+            course::fill_uniform_device(in.data(), n, course::hash64(seed, 100 + k), -4.0f, -2.5f);
+            const float planted = course::uniform_at(seed, 200 + k, -2.0f, -1.0f);
+            CUDA_CHECK(cudaMemcpy(in.data() + s.index, &planted, sizeof planted, cudaMemcpyHostToDevice));
+            const auto got = student_max(in.data(), n);
+            if (!got) return;
+            const bool ok = matches(*got, planted);
+            const bool in_tail = s.index >= full;
+            if (ok) {
+                passed_before_tail |= !in_tail;
+                continue;
+            }
+            (in_tail ? failed_in_tail : failed_before_tail) = true;
+            (s.index == 0 ? failed_at_first : failed_elsewhere) = true;
+            wrong.record(n_str(n) + ", maximum at " + s.where + " [" + std::to_string(s.index) + "]", *got, planted);
+        }
+    }
+    std::string pattern;
+    if (failed_in_tail && !failed_before_tail && passed_before_tail)
+        pattern = "wrong only when the maximum lies past the last full block of " + std::to_string(lab02::kBlockSize) +
+                  ": the tail is never looked at — round the block count up (course::ceil_div) and pad threads "
+                  "past n with -INFINITY";
+    else if (failed_at_first && !failed_elsewhere)
+        pattern = "wrong only when the maximum is at index 0: is in[0] loaded, and does the tree keep "
+                  "partial[0]'s own value (start the running maximum at the identity, not past element 0)?";
+    wrong.report(pattern);
+}
+
+TEST_CASE("+infinity and -infinity in the input") {
+    const std::uint64_t seed = grading::seed_for("lab02-infinities");
+    std::vector<Case> cases;
+    {
+        Case c{"+INFINITY at a random index (n = 2^20 + 1)", course::uniform_floats((1u << 20) + 1, seed, -1, 1)};
+        c.input[random_index(seed, 1, c.input.size())] = kInf;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"+INFINITY at the last index, -INFINITY at the first (n = 257)",
+               course::uniform_floats(257, course::hash64(seed, 2), -1, 1)};
+        c.input.back() = kInf;
+        c.input.front() = -kInf;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"-INFINITY everywhere but one value at a random index (n = 1000)", std::vector<float>(1000, -kInf)};
+        c.input[random_index(seed, 3, c.input.size())] = course::uniform_at(seed, 4, -100.0f, 100.0f);
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"-INFINITY everywhere but one negative value at the last index (n = 2^20 + 1)",
+               std::vector<float>((1u << 20) + 1, -kInf)};
+        c.input.back() = course::uniform_at(seed, 5, -100.0f, -1.0f);
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"-INFINITY in every third element of negative numbers (n = 1000)",
+               course::uniform_floats(1000, course::hash64(seed, 6), -2, -1)};
+        for (std::size_t i = 0; i < c.input.size(); i += 3) c.input[i] = -kInf;
+        cases.push_back(std::move(c));
+    }
+    cases.push_back({"only -INFINITY (n = 257)", std::vector<float>(257, -kInf), true});
+
+    WrongAnswers wrong;
+    if (!run_cases(cases, wrong)) return;
+    wrong.report("");
+}
+
+TEST_CASE("NaN policy: any NaN in the input makes the result NaN") {
+    const std::uint64_t seed = grading::seed_for("lab02-nan");
+    std::vector<Case> cases;
+    {
+        Case c{"one NaN at a random index (n = 2^20 + 1)", course::uniform_floats((1u << 20) + 1, seed, -1, 1)};
+        c.input[random_index(seed, 1, c.input.size())] = kNaN;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"one NaN with its sign bit set, at a random index (n = 1000)",
+               course::uniform_floats(1000, course::hash64(seed, 2), -1, 1)};
+        c.input[random_index(seed, 3, c.input.size())] = kNegativeNaN;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"a NaN with its sign bit set among negative numbers (n = 257)",
+               course::uniform_floats(257, course::hash64(seed, 4), -2, -1)};
+        c.input[random_index(seed, 5, c.input.size())] = kNegativeNaN;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"NaN at the last index, past the last full block (n = 2^20 + 1)",
+               course::uniform_floats((1u << 20) + 1, course::hash64(seed, 6), -1, 1)};
+        c.input.back() = kNaN;
+        cases.push_back(std::move(c));
+    }
+    {
+        Case c{"NaN at the first index, +INFINITY beside it (n = 1000)",
+               course::uniform_floats(1000, course::hash64(seed, 7), -1, 1)};
+        c.input[0] = kNaN;
+        c.input[1] = kInf;
+        cases.push_back(std::move(c));
+    }
+    cases.push_back({"a single NaN (n = 1)", {kNaN}});
+    cases.push_back({"every element NaN (n = 1000)", std::vector<float>(1000, kNaN)});
+
+    WrongAnswers wrong;
+    if (!run_cases(cases, wrong)) return;
+    wrong.report("");
+}
+
+TEST_CASE("block_max_kernel reduces in shared memory") {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, lab02::graded_kernel()));
+    grading::note("block_max_kernel: " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
+                  std::to_string(attr.numRegs) + " registers a thread");
+    if (attr.sharedSizeBytes == 0)
+        grading::fail(Failure::TechniqueNotUsed, "block_max_kernel declares no __shared__ memory",
+                      "the lab is about combining a block's values through shared memory: declare "
+                      "`__shared__ float partial[kBlockSize];` (or one slot per warp) and reduce through it");
+}
+
+namespace {
+// Shared set-up of the two speed checks: 2^28 random floats, the contenders, and a correctness gate.
+struct SpeedBench {
+    course::DeviceBuffer<float> in{kBenchN};
+    course::DeviceBuffer<float> out{1};
+    lab02::baseline::CubMax cub{kBenchN};
+    bool correct = false;
+
+    SpeedBench() {
+        course::fill_uniform_device(in.data(), kBenchN, grading::seed_for("lab02-bench"), -1.0f, 1.0f);
+        // Gate: the student's maximum at this size must equal CUB's exactly (no NaN or infinity here,
+        // where CUB and the lab's policy agree).
+        course::GuardedBuffer<float> student_out(1);
+        if (!grading::run_student([&] { lab02::max_reduce(in.data(), student_out.data(), kBenchN); },
+                                  "max_reduce(" + n_str(kBenchN) + ")"))
+            return;
+        cub(in.data(), out.data(), kBenchN);
+        const float s = student_out.download()[0], c = out.download()[0];
+        correct = matches(s, c);
+        if (!correct)
+            grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + " the maximum is " + show(s) +
+                                                    " but cub::DeviceReduce::Max gives " + show(c));
+    }
+    grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
+        return grading::measure_against([&] { lab02::max_reduce(in.data(), out.data(), kBenchN); },
+                                        [&] { lab02::baseline::naive_max(in.data(), out.data(), kBenchN); },
+                                        [&] { cub(in.data(), out.data(), kBenchN); }, ratio, threshold);
+    }
+    static std::string figures(const grading::Timings& t) {
+        const double bytes = static_cast<double>(kBenchN) * sizeof(float);
+        return "n = 2^28: yours " + grading::fixed(course::gb_per_s(bytes, t.student_ms), 0) + " GB/s, naive " +
+               grading::fixed(course::gb_per_s(bytes, t.baseline_ms), 0) + " GB/s, CUB " +
+               grading::fixed(course::gb_per_s(bytes, t.peer_ms), 0) + " GB/s (medians, " +
+               std::to_string(t.rounds) + " round(s))";
+    }
+};
+}  // namespace
+
+TEST_CASE("speed: faster than the one-element-per-thread baseline") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.baseline_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinSpeedupOverNaive);
+    grading::judge_speed(ratio(t), kMinSpeedupOverNaive, "x", "speed-up over the naive baseline", SpeedBench::figures(t),
+                         "one element per thread leaves most of the memory system idle: have each thread take the "
+                         "maximum of many elements (grid-stride loop, float4 loads) before the tree");
+}
+
+TEST_CASE("speed: close to cub::DeviceReduce::Max") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.peer_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinFractionOfCub);
+    grading::judge_speed(ratio(t), kMinFractionOfCub, "x CUB", "speed relative to cub::DeviceReduce::Max",
+                         SpeedBench::figures(t),
+                         "reach the memory limit: a few blocks per SM, several independent float4 loads in flight "
+                         "per thread, warp shuffles for the last 32 values");
+}
