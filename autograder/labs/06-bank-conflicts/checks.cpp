@@ -1,0 +1,345 @@
+// Lab 06 checks — bank conflicts. One TEST_CASE per rubric item (rubric.json).
+//
+// The model is checked exactly, without a GPU, for every stride 1..128. The microbenchmark is
+// judged by the shape of its own measured curve: ratios T(s) / T(1) of its medians, so no absolute
+// figure of any particular GPU enters. The detector is run against mystery strides drawn from this
+// run's seed, which the student's code never sees. The curve is written to lab06_strides.csv and
+// lab06_strides.svg in the working folder (build/grading) for the student to look at.
+#include <doctest/doctest.h>
+
+#include "baselines.cuh"
+#include "stride_detector.cuh"
+#include "stride_report.hpp"
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "grading.hpp"
+#include "guarded_buffer.hpp"
+#include "random.hpp"
+#include "timer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+using grading::Failure;
+
+namespace {
+
+// Thresholds of the microbenchmark's curve. Reference figures (the H100 measurement, to be
+// confirmed by the lead's calibration run): 4-byte stride 32 is 26.7x slower than stride 1, 8-byte
+// strides 16 and 32 are 15.5x, odd strides 0.97x to 1.02x. A one-warp dependent-load (latency)
+// benchmark shows only about 3x at 32 ways and must fail.
+constexpr double kMinSlowdownFloat32 = 8.0;   // T(32) / T(1), 4-byte words: 3.3x margin below 26.7x
+constexpr double kMinSlowdownDouble16 = 6.0;  // min(T(16), T(32)) / T(1), 8-byte words: 2.6x margin below 15.5x
+constexpr double kOddTolerance = 0.15;        // |T(odd) / T(1) - 1|, both word sizes: 5x margin above 0.03
+constexpr double kTinyLaunchMs = 0.01;        // a stride-1 launch this short is launch overhead, not loads
+constexpr int kModelStrides = 128;            // the model is checked for strides 1..128
+constexpr const char* kCsvPath = "lab06_strides.csv";
+constexpr const char* kSvgPath = "lab06_strides.svg";
+
+// The grader's own model. A warp's request is served in passes of 128 bytes (32 banks x 4 bytes),
+// that is 128 / word_bytes lanes a pass; within a pass of L lanes, lanes l and l' share a bank iff
+// L divides (l - l') * stride, so each bank in use serves gcd(stride, L) of them, one after another.
+int model_ways(int stride, int word_bytes) { return std::gcd(stride, 128 / word_bytes); }
+
+std::string word_name(int word_bytes) { return word_bytes == 4 ? "4-byte" : "8-byte"; }
+
+// ---------------------------------------------------------------------------------------------
+// (b) the model
+
+void check_model(int word_bytes) {
+    int wrong = 0;
+    bool like_floats = true;     // every answer is gcd(stride, 32): the 4-byte rule applied to 8-byte words
+    bool uncapped = true;        // every answer is the power-of-two part of the stride, not capped
+    std::string first;
+    for (int stride = 1; stride <= kModelStrides; ++stride) {
+        int got = 0;
+        try {
+            got = lab06::conflict_ways(stride, word_bytes);
+        } catch (const std::exception& e) {
+            grading::fail(Failure::Crash, "conflict_ways(" + std::to_string(stride) + ", " + std::to_string(word_bytes) +
+                                              ") threw: " + e.what());
+            return;
+        }
+        const int expected = model_ways(stride, word_bytes);
+        like_floats = like_floats && got == std::gcd(stride, 32);
+        uncapped = uncapped && got == (stride & -stride);
+        if (got != expected) {
+            if (++wrong <= 6)
+                first += (first.empty() ? "" : "; ") + std::string("stride ") + std::to_string(stride) + ": got " +
+                         std::to_string(got) + ", expected " + std::to_string(expected);
+        }
+    }
+    if (wrong == 0) return;
+    std::string hint;
+    if (word_bytes == 8 && like_floats)
+        hint = "that is the 4-byte rule: an 8-byte word covers two banks, so a pass of 128 bytes serves only 16 lanes "
+               "(a half-warp), and lanes conflict when (l - l') * stride is a multiple of 16";
+    else if (uncapped)
+        hint = word_bytes == 4 ? "a warp has 32 lanes, so no bank can be asked for more than 32 words at once: stride 64 "
+                                 "and stride 128 are 32-way, not 64- and 128-way"
+                               : "a pass serves 16 lanes of 8-byte words, so no bank pair can be asked for more than 16 "
+                                 "words a pass: stride 32 and stride 64 are 16-way";
+    else
+        hint = "lanes l and l' of one pass read the same bank when (l - l') * stride is a multiple of the lanes a pass "
+               "serves (32 for 4-byte words, 16 for 8-byte words); odd strides such as 33 never conflict";
+    grading::fail(Failure::WrongResult,
+                  "conflict_ways(stride, " + std::to_string(word_bytes) + ") is wrong for " + std::to_string(wrong) +
+                      " of " + std::to_string(kModelStrides) + " strides; first: " + first,
+                  hint);
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) the microbenchmark
+
+struct Curve {
+    int word_bytes = 4;
+    std::vector<double> ms;  // ms[s - 1]: median time of one launch at stride s
+    int rounds = 0;          // measurement rounds taken
+    double slowdown(int stride) const { return ms[stride - 1] / ms[0]; }
+};
+
+std::map<int, Curve> g_curves;  // what has been measured this run, for the report files
+
+// Medians of every stride 1..kMaxStride, timed round-robin so that clock changes hit all alike.
+std::vector<double> time_sweep(int word_bytes, float* sink) {
+    std::vector<std::function<void()>> runs;
+    for (int s = 1; s <= lab06::kMaxStride; ++s) runs.push_back([=] { lab06::strided_loads(s, word_bytes, sink); });
+    course::BenchOptions options;
+    options.warmup = 1;
+    options.repetitions = grading::quick() ? 3 : 9;
+    const auto samples = course::time_interleaved(runs, options);
+    std::vector<double> ms;
+    for (const auto& s : samples) ms.push_back(course::median(s));
+    return ms;
+}
+
+struct Verdict {
+    bool ok = false;
+    double figure = 0.0;    // the headline slowdown (stride 32, or the slower of 16 and 32 for 8-byte words)
+    double threshold = 0.0;
+    std::string message;
+    std::string hint;
+};
+
+Verdict judge(const Curve& c) {
+    Verdict v;
+    const bool floats = c.word_bytes == 4;
+    v.threshold = floats ? kMinSlowdownFloat32 : kMinSlowdownDouble16;
+    const std::string launch = "strided_loads(stride, " + std::to_string(c.word_bytes) + ")";
+    if (!(c.ms[0] > 0.0) || !std::isfinite(c.ms[0])) {
+        v.message = launch + " at stride 1 took no measurable time (" + grading::fixed(c.ms[0], 4) + " ms)";
+        v.hint = "the launcher must launch strided_load_kernel on the default stream; nothing was timed";
+        return v;
+    }
+    v.figure = floats ? c.slowdown(32) : std::min(c.slowdown(16), c.slowdown(32));
+    std::string odd_off;
+    int odd_count = 0;
+    for (int s = 3; s <= lab06::kMaxStride; s += 2) {
+        if (std::fabs(c.slowdown(s) - 1.0) > kOddTolerance) {
+            if (++odd_count <= 4)
+                odd_off += (odd_off.empty() ? "" : ", ") + std::string("stride ") + std::to_string(s) + ": " +
+                           grading::fixed(c.slowdown(s)) + "x";
+        }
+    }
+    const bool rises = v.figure >= v.threshold;
+    v.ok = rises && odd_count == 0;
+    if (v.ok) return v;
+
+    const std::string conflicted = floats ? "stride 32 (32 ways)" : "strides 16 and 32 (16 ways)";
+    if (!rises)
+        v.message = launch + ": " + conflicted + " only " + grading::fixed(v.figure) + "x slower than stride 1, needs at least " +
+                    grading::fixed(v.threshold, 1) + "x";
+    if (odd_count > 0)
+        v.message += std::string(v.message.empty() ? launch + ": " : "; ") + std::to_string(odd_count) +
+                     (odd_count == 1 ? " odd stride is" : " odd strides are") + " more than " +
+                     grading::fixed(100 * kOddTolerance, 0) + "% away from stride 1 (" + odd_off + ")";
+
+    if (c.ms[0] < kTinyLaunchMs)
+        v.hint = "a stride-1 launch takes only " + grading::fixed(1000 * c.ms[0], 1) +
+                 " us, about the cost of an empty launch: does the launcher launch the kernel, and does the kernel "
+                 "store its sum (conditionally) to *sink? A sum nobody uses is deleted by the compiler, loads and all";
+    else if (!rises && v.figure > 1.5)
+        v.hint = "the time rises with the conflict, but too little: that is what a latency test shows (a few warps, each "
+                 "load waiting for the one before, ~3x at 32 ways). Measure throughput: 8 blocks of 256 threads per SM, "
+                 "four independent loads per iteration into separate accumulators";
+    else if (!rises)
+        v.hint = "the time hardly depends on the stride: is lane l reading shared word l * stride, through a volatile "
+                 "pointer so that every load of the loop is really issued?";
+    else
+        v.hint = "odd strides are conflict-free and should cost what stride 1 costs: make each launch long enough "
+                 "(~0.05-0.1 ms at stride 1) that launch overhead and noise do not matter, and read word lane * stride "
+                 "with no other index term that changes the banks";
+    return v;
+}
+
+// Runs every stride once through run_student (so launch errors are classified and writes next to
+// the sink are caught), then measures. A curve that fails is measured again (three rounds at most),
+// keeping each stride's fastest median: noise only ever slows a run down.
+std::optional<Curve> measure_curve(int word_bytes) {
+    course::GuardedBuffer<float> sink(1);
+    for (int s = 1; s <= lab06::kMaxStride; ++s) {
+        const std::string what = "strided_loads(stride = " + std::to_string(s) + ", word_bytes = " +
+                                 std::to_string(word_bytes) + ")";
+        if (!grading::run_student([&] { lab06::strided_loads(s, word_bytes, sink.data()); }, what)) return std::nullopt;
+    }
+    if (const auto v = sink.check_guards()) {
+        grading::fail(Failure::OutOfBoundsWrite, "strided_loads " + v->describe() + " (the sink is one float)",
+                      "only sink[0] belongs to the kernel: store the sum there, and only when it is negative");
+        return std::nullopt;
+    }
+    Curve c;
+    c.word_bytes = word_bytes;
+    c.ms = time_sweep(word_bytes, sink.data());
+    c.rounds = 1;
+    while (!judge(c).ok && c.rounds < 3) {
+        const std::vector<double> again = time_sweep(word_bytes, sink.data());
+        for (std::size_t i = 0; i < again.size(); ++i) c.ms[i] = std::min(c.ms[i], again[i]);
+        ++c.rounds;
+    }
+    return c;
+}
+
+// Writes every curve measured so far to the CSV and SVG, and reads the CSV back.
+void write_report_files() {
+    std::vector<lab06::report::Point> points;
+    for (const auto& [word_bytes, c] : g_curves)
+        for (int s = 1; s <= lab06::kMaxStride; ++s)
+            points.push_back({s, word_bytes, c.ms[s - 1], c.slowdown(s), model_ways(s, word_bytes)});
+    std::string error;
+    if (!lab06::report::write_csv(points, kCsvPath) || !lab06::report::write_svg(points, kSvgPath)) {
+        grading::note("could not write " + std::string(kCsvPath) + " or " + kSvgPath + " in " +
+                      std::filesystem::current_path().string());
+        return;
+    }
+    const auto back = lab06::report::read_csv(kCsvPath, error);
+    if (!error.empty() || back.size() != points.size()) {
+        grading::note("the curve file does not read back: " + (error.empty() ? "row count differs" : error));
+        return;
+    }
+    grading::note("curve (" + std::to_string(points.size()) + " rows) written to " +
+                  std::filesystem::absolute(kCsvPath).string() + " and plotted in " +
+                  std::filesystem::absolute(kSvgPath).string());
+}
+
+void check_curve(int word_bytes) {
+    const auto curve = measure_curve(word_bytes);
+    if (!curve) return;
+    g_curves[word_bytes] = *curve;
+    const Verdict v = judge(*curve);
+    std::string line = word_name(word_bytes) + " words, slowdown T(s)/T(1) by stride s:";
+    for (int s = 1; s <= lab06::kMaxStride; ++s)
+        line += " " + std::to_string(s) + ":" + grading::fixed(curve->slowdown(s), s == 1 ? 0 : 2);
+    grading::measured(v.figure, v.threshold, "x");
+    grading::note(line);
+    grading::note("stride 1 takes " + grading::fixed(curve->ms[0], 4) + " ms a launch (median; " +
+                  std::to_string(curve->rounds) + " round(s) of measurement)");
+    write_report_files();
+    if (!v.ok) grading::fail(Failure::WrongResult, v.message, v.hint);
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) the detector
+
+struct Mystery {
+    int stride;
+    int ways;
+};
+
+// One mystery per conflict degree (1, 2, 4, ... up to the lanes of a pass), in a seeded order. Each
+// stride is the degree times an odd multiplier, at most 128: exactly that many ways, and all 32 lanes
+// read distinct words of the baseline's 1024-word array (no broadcast).
+std::vector<Mystery> draw_mysteries(int word_bytes, std::uint64_t seed) {
+    std::vector<Mystery> out;
+    std::uint64_t counter = 0;
+    for (int ways = 1; ways <= 128 / word_bytes; ways *= 2) {
+        const int odd_multipliers = (lab06::baseline::kMaxStride / ways + 1) / 2;  // 1, 3, 5, ... with ways * m <= 128
+        const int m = 2 * course::integer_at(seed, counter++, 0, odd_multipliers - 1) + 1;
+        out.push_back({ways * m, ways});
+    }
+    for (std::size_t i = out.size() - 1; i > 0; --i)
+        std::swap(out[i], out[course::hash64(seed, 1000 + i) % (i + 1)]);
+    return out;
+}
+
+void check_detector(int word_bytes) {
+    course::DeviceBuffer<float> sink(1);
+    const auto mysteries = draw_mysteries(word_bytes, grading::seed_for("lab06-mysteries", word_bytes));
+    std::vector<int> answers;
+    std::string results, misses;
+    int missed = 0;
+    for (std::size_t i = 0; i < mysteries.size(); ++i) {
+        const Mystery m = mysteries[i];
+        REQUIRE_MESSAGE(model_ways(m.stride, word_bytes) == m.ways, "grader error: a mystery of the wrong degree");
+        auto run_mystery = [&] { lab06::baseline::strided_loads(m.stride, word_bytes, sink.data()); };
+        auto run_known = [&](int stride) { lab06::baseline::strided_loads(stride, word_bytes, sink.data()); };
+        int answer = 0;
+        const std::string what = "detect_conflict_ways(mystery " + std::to_string(i + 1) + " of " +
+                                 std::to_string(mysteries.size()) + ", word_bytes = " + std::to_string(word_bytes) + ")";
+        if (!grading::run_student([&] { answer = lab06::detect_conflict_ways(run_mystery, run_known, word_bytes); }, what))
+            return;
+        answers.push_back(answer);
+        const std::string line = "stride " + std::to_string(m.stride) + " (" + std::to_string(m.ways) + "-way): answered " +
+                                 std::to_string(answer);
+        results += (results.empty() ? "" : "; ") + line;
+        if (answer != m.ways) misses += (missed++ == 0 ? "" : "; ") + line;
+    }
+    grading::note(word_name(word_bytes) + " mysteries: " + results);
+    if (missed == 0) return;
+    const bool constant = std::all_of(answers.begin(), answers.end(), [&](int a) { return a == answers[0]; });
+    const std::string hint =
+        constant ? "your detector gives the same answer for every mystery: time run_mystery() against run_known(s) "
+                   "for s = 1, 2, 4, ... and answer with the degree whose time is nearest"
+                 : "compare with known strides timed in the same run, not with a fixed table: 32 ways cost about "
+                   "27x on an H100, not 32x. Use medians of interleaved runs, and compare the logarithms of the times";
+    grading::fail(Failure::WrongResult,
+                  std::to_string(missed) + " of " + std::to_string(mysteries.size()) + " " + word_name(word_bytes) +
+                      " mysteries misjudged: " + misses,
+                  hint);
+}
+
+}  // namespace
+
+TEST_CASE("conflict_ways for 4-byte words at strides 1 to 128" * doctest::test_suite("cpu")) {
+    check_model(4);
+}
+
+TEST_CASE("conflict_ways for 8-byte words at strides 1 to 128" * doctest::test_suite("cpu")) {
+    check_model(8);
+}
+
+TEST_CASE("strided_load_kernel loads from shared memory") {
+    for (int word_bytes : {4, 8}) {
+        cudaFuncAttributes attr{};
+        CUDA_CHECK(cudaFuncGetAttributes(&attr, lab06::graded_kernel(word_bytes)));
+        const std::string name = word_bytes == 4 ? "strided_load_kernel<float>" : "strided_load_kernel<double>";
+        grading::note(name + ": " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
+                      std::to_string(attr.numRegs) + " registers a thread");
+        if (attr.sharedSizeBytes == 0) {
+            grading::fail(Failure::TechniqueNotUsed, name + " declares no __shared__ memory",
+                          "bank conflicts happen in shared memory: declare a static `__shared__ Word words[...]` array "
+                          "and time loads from it (the model's curve without shared-memory loads measures nothing)");
+            return;
+        }
+    }
+}
+
+TEST_CASE("measured slowdown of 4-byte strides follows the model") { check_curve(4); }
+
+TEST_CASE("measured slowdown of 8-byte strides follows the model") { check_curve(8); }
+
+TEST_CASE("detector names the ways of 4-byte mystery kernels") { check_detector(4); }
+
+TEST_CASE("detector names the ways of 8-byte mystery kernels") { check_detector(8); }
