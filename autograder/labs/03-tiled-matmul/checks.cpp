@@ -1,0 +1,404 @@
+// Lab 03 checks — tiled matrix multiplication. One TEST_CASE per rubric item (rubric.json beside this file).
+//
+// Correctness comes first and is exact where it can be: integer-valued matrices have an exact float
+// product in any order of summation, so at the edge sizes any difference is a bug, not rounding.
+// Random floats are then compared within a rounding bound that grows with K: against float64 on the
+// CPU at small sizes, against cublasSgemm (pedantic FP32) at 1000^3 and 4096^3, where a CPU reference
+// would cost seconds. Speed is judged only as ratios to the naive kernel and to cublasSgemm, timed
+// interleaved in this run at 4096^3.
+#include <doctest/doctest.h>
+
+#include "baselines.cuh"
+#include "tiled_matmul.cuh"
+
+#include "compare.hpp"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "grading.hpp"
+#include "guarded_buffer.hpp"
+#include "random.hpp"
+#include "speed.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using grading::Failure;
+
+namespace {
+
+// Speed thresholds, from the H100 figures at 4096^3 (to be confirmed by calibration on the
+// H100; see the lab's README): cublasSgemm in pedantic FP32 51.0 TFLOP/s, the naive kernel 5.3, a
+// basic 16 x 16 tiled kernel 8.2 (only 1.5x: L1 and L2 serve most of the naive kernel's re-reads),
+// a register-blocked kernel about 36 or more (6.8x naive, 0.7 of cuBLAS). So the reference clears
+// both thresholds by >= 25%, while the naive kernel (1.0x, 0.10) and the basic tiled one (1.5x,
+// 0.16) fail both; 1-D register blocking (about 0.35 of cuBLAS in published worklogs) fails the second.
+constexpr double kMinSpeedupOverNaive = 4.0;   // naive time / student time
+constexpr double kMinFractionOfCublas = 0.50;  // cuBLAS time / student time
+constexpr int kBenchSize = 4096;               // M = N = K: each matrix is 64 MiB, larger than the 50 MB L2
+
+constexpr double kUnitRoundoff = 1.0 / 16777216.0;  // u = 2^-24 for float
+constexpr double kLambda = 8.0;                     // confidence parameter of the probabilistic bound
+
+struct Shape {
+    int M, N, K;
+    std::size_t a_size() const { return std::size_t(M) * K; }
+    std::size_t b_size() const { return std::size_t(K) * N; }
+    std::size_t c_size() const { return std::size_t(M) * N; }
+    std::string str() const { return "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K); }
+};
+
+// The edge and odd sizes of the exact check, chosen so that the pattern of failures points at a cause.
+const std::vector<Shape> kEdgeShapes = {
+    {1, 1, 1},        // one element
+    {17, 33, 65},     // smaller than most tiles, every dimension odd
+    {65, 33, 17},     //
+    {1, 300, 129},    // C is a single row
+    {300, 1, 129},    // C is a single column
+    {64, 64, 1},      // K = 1: one partial tile along K
+    {72, 40, 24},     // multiples of 8, not of 16
+    {48, 80, 112},    // multiples of 16, not of 32
+    {100, 50, 64},    // K a multiple of 64, M and N not of 8
+    {128, 128, 64},   // one 128 x 128 tile of C
+    {256, 256, 256},  // multiples of 128
+    {129, 130, 131},  // one past a 128 tile in every dimension
+    {255, 257, 31},   //
+    {100, 96, 1000},  // many tiles along K
+};
+
+// Random-float sizes: float64 on the CPU up to a few million multiply-adds, cuBLAS beyond.
+const std::vector<Shape> kCpuReferenceShapes = {{17, 33, 65}, {129, 130, 131}, {64, 300, 777}};
+const std::vector<Shape> kCublasReferenceShapes = {{1000, 1000, 1000}, {kBenchSize, kBenchSize, kBenchSize}};
+
+// A, B on the device and the same values on the host.
+struct Problem {
+    Shape shape;
+    course::DeviceBuffer<float> A, B;
+    std::vector<float> host_A, host_B;
+};
+
+// Integer values in [-8, 8] (exact products), or uniform floats in [-1, 1).
+Problem make_problem(const Shape& s, const std::string& tag, bool integers) {
+    Problem p{s, course::DeviceBuffer<float>(s.a_size()), course::DeviceBuffer<float>(s.b_size()), {}, {}};
+    const std::uint64_t salt = (std::uint64_t(s.M) * 1000003u + std::uint64_t(s.N)) * 1000003u + std::uint64_t(s.K);
+    const std::uint64_t seed_a = grading::seed_for(tag + "-A", salt), seed_b = grading::seed_for(tag + "-B", salt);
+    if (integers) {
+        course::fill_integers_device(p.A.data(), s.a_size(), seed_a, -8, 8);
+        course::fill_integers_device(p.B.data(), s.b_size(), seed_b, -8, 8);
+    } else {
+        course::fill_uniform_device(p.A.data(), s.a_size(), seed_a, -1.0f, 1.0f);
+        course::fill_uniform_device(p.B.data(), s.b_size(), seed_b, -1.0f, 1.0f);
+    }
+    p.host_A = p.A.download();
+    p.host_B = p.B.download();
+    return p;
+}
+
+// C = A·B in float64 (exact for the integer inputs: every partial sum is an integer below 2^53).
+std::vector<double> cpu_product(const Problem& p) {
+    const auto [M, N, K] = p.shape;
+    std::vector<double> C(p.shape.c_size(), 0.0);
+    for (int i = 0; i < M; ++i) {
+        double* c = C.data() + std::size_t(i) * N;
+        for (int k = 0; k < K; ++k) {
+            const double a = p.host_A[std::size_t(i) * K + k];
+            const float* b = p.host_B.data() + std::size_t(k) * N;
+            for (int j = 0; j < N; ++j) c[j] += a * b[j];
+        }
+    }
+    return C;
+}
+
+// The largest row norm of A times the largest column norm of B: by Cauchy-Schwarz an upper bound on
+// sum_k |A(i,k)| |B(k,j)| for every (i, j), at the cost of one pass over A and B.
+double norm_product(const Problem& p) {
+    const auto [M, N, K] = p.shape;
+    double max_row = 0.0;
+    for (int i = 0; i < M; ++i) {
+        double sq = 0.0;
+        const float* a = p.host_A.data() + std::size_t(i) * K;
+        for (int k = 0; k < K; ++k) sq += double(a[k]) * a[k];
+        max_row = std::max(max_row, sq);
+    }
+    std::vector<double> col(N, 0.0);
+    for (int k = 0; k < K; ++k) {
+        const float* b = p.host_B.data() + std::size_t(k) * N;
+        for (int j = 0; j < N; ++j) col[j] += double(b[j]) * b[j];
+    }
+    return std::sqrt(max_row) * std::sqrt(*std::max_element(col.begin(), col.end()));
+}
+
+// How far a float result of C = A·B may be from the exact one, for any order of summation.
+// Each C(i,j) is an inner product of length K. Rounding each of its K multiply-adds once (FMA), or
+// a product and a sum, gives the deterministic bound gamma_K * S with gamma_K = K u / (1 - K u)
+// and S = sum_k |A(i,k)| |B(k,j)| (Higham, "Accuracy and Stability of Numerical Algorithms",
+// section 3.1). For random data the rounding errors behave like independent zero-mean variables,
+// and Higham & Mary ("A new approach to probabilistic rounding error analysis", SISC 2019) show the
+// bound lambda * sqrt(K) * u * S holds with overwhelming probability; lambda = 8 leaves typical
+// errors hundreds of times inside it. We take the smaller of the two (the deterministic one for
+// K <= 64), and S <= norm_product(). A result compared with cuBLAS carries rounding on both sides:
+// twice the bound. Against float64 the reference's own error (2^29 times smaller) is added.
+// A dropped, doubled or misplaced term (|A(i,k) B(k,j)| ~ 1/4) or a TF32 product (u = 2^-11)
+// exceeds it at the small sizes, and a lost tile at every size.
+double rounding_bound(const Problem& p, bool against_cublas) {
+    const double K = p.shape.K;
+    const double c = std::min(kLambda * std::sqrt(K), K / (1.0 - K * kUnitRoundoff));
+    const double s = norm_product(p);
+    return against_cublas ? 2.0 * c * kUnitRoundoff * s : (c * kUnitRoundoff + K * std::ldexp(1.0, -53)) * s;
+}
+
+// Runs the student's product into a poisoned, guarded C; nullopt when it failed (the failure is recorded).
+std::optional<std::vector<float>> student_product(const Problem& p) {
+    const Shape& s = p.shape;
+    course::GuardedBuffer<float> C(s.c_size());  // an element never written reads back as NaN
+    const std::string what = "tiled_matmul(" + s.str() + ")";
+    if (!grading::run_student([&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C.data(), s.M, s.N, s.K); }, what))
+        return std::nullopt;
+    if (const auto v = C.check_guards()) {
+        grading::fail(Failure::OutOfBoundsWrite, what + " " + v->describe() + " (C has M x N = " +
+                                                     std::to_string(s.c_size()) + " elements)",
+                      "a thread of an edge block stored outside C: store only where row < M and col < N. "
+                      "A column past N lands in the next row, and on the last row past the end of C");
+        return std::nullopt;
+    }
+    return C.download();
+}
+
+// Whether one shape passed, and whether every mismatch was an element never written.
+struct ShapeOutcome {
+    Shape shape;
+    bool ok;
+    bool only_unwritten;
+};
+
+// A hint from the pattern of shapes that failed, or "" when the pattern says nothing specific. For the
+// smallest tile edge t for which the pattern holds: every shape with K a multiple of t passes (the K
+// tail), every shape with M and N multiples of t passes (the edges of C), or every shape with all
+// three multiples of t passes (partial tiles in general).
+std::string shape_pattern_hint(const std::vector<ShapeOutcome>& outcomes) {
+    bool any_fail = false, all_unwritten = true;
+    for (const auto& o : outcomes) {
+        any_fail |= !o.ok;
+        if (!o.ok) all_unwritten &= o.only_unwritten;
+    }
+    if (!any_fail) return "";
+    if (all_unwritten)
+        return "elements of C were never written (they still hold the grader's NaN poison): does the launcher launch "
+               "the kernel, with a grid of ceil(N / tile) x ceil(M / tile) blocks, and does every thread whose (row, "
+               "col) is inside C store its result?";
+    // True when every shape with `property` passed and at least one of them has `witness` too.
+    using ShapeTest = std::function<bool(const Shape&)>;
+    auto pattern = [&](const ShapeTest& property, const ShapeTest& witness) {
+        bool seen = false;
+        for (const auto& o : outcomes) {
+            if (!property(o.shape)) continue;
+            if (!o.ok) return false;
+            seen |= witness(o.shape);
+        }
+        return seen;
+    };
+    for (int t : {8, 16, 32, 64, 128}) {
+        auto mul = [t](int x) { return x % t == 0; };
+        if (pattern([&](const Shape& s) { return mul(s.K); }, [&](const Shape& s) { return !mul(s.M) || !mul(s.N); }))
+            return "wrong only when K is not a multiple of " + std::to_string(t) +
+                   " (every size with such a K passes, whatever M and N): the last, partial tile along K is lost or "
+                   "wrong. Loop over ceil(K / tile) tiles, and load 0 for A(row, k) and B(k, col) where k >= K";
+        if (pattern([&](const Shape& s) { return mul(s.M) && mul(s.N); }, [&](const Shape& s) { return !mul(s.K); }))
+            return "wrong only when M or N is not a multiple of " + std::to_string(t) +
+                   ": the blocks on the bottom and right edges of C. Launch ceil(M / tile) x ceil(N / tile) blocks, "
+                   "load 0 for rows of A at or past M and columns of B at or past N, store only where row < M and "
+                   "col < N";
+        if (pattern([&](const Shape& s) { return mul(s.M) && mul(s.N) && mul(s.K); },
+                    [](const Shape&) { return true; }))
+            return "right when M, N and K are all multiples of " + std::to_string(t) +
+                   ", wrong otherwise: check the partial tiles at the edges. Load 0 for every element of a tile "
+                   "that lies outside A or B, and store only where row < M and col < N";
+    }
+    return "wrong at sizes that are multiples of any tile too: check the indexing. A(i, k) is A[i * K + k], B(k, j) "
+           "is B[k * N + j], C(i, j) is C[i * N + j]; in tile t, thread (ty, tx) loads A(row, t * tile + tx) and "
+           "B(t * tile + ty, col). Then check both barriers of the tile loop";
+}
+
+// @p v with 3 significant digits, e.g. "0.000101" or "0.0857".
+std::string sig3(double v) {
+    std::ostringstream s;
+    s.precision(3);
+    s << v;
+    return s.str();
+}
+
+void append_detail(std::string& details, const std::string& line) {
+    if (details.size() < 600) details += (details.empty() ? "" : "; ") + line;
+}
+
+}  // namespace
+
+TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
+    // Entries are integers in [-8, 8], so every product and every partial sum is an integer of
+    // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
+    // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
+    // raced term. Each size runs twice: a race shows up as a result that changes between runs.
+    std::vector<ShapeOutcome> outcomes;
+    std::string details;
+    for (const Shape& s : kEdgeShapes) {
+        REQUIRE_MESSAGE(64.0 * s.K < 16777216.0, "grader input too large for an exact float product");
+        const Problem p = make_problem(s, "lab03-integers", true);
+        const std::vector<double> exact = cpu_product(p);
+        const auto got = student_product(p);
+        if (!got) return;
+        course::Comparison cmp = course::compare(got->data(), exact.data(), exact.size(), course::Tolerance::exact());
+        cmp.row_width = std::size_t(s.N);
+        if (cmp.ok()) {
+            const auto again = student_product(p);
+            if (!again) return;
+            if (*again != *got) {
+                grading::fail(Failure::WrongResult,
+                              s.str() + ": two runs on the same input gave different results, " +
+                                  course::compare(again->data(), exact.data(), exact.size(), course::Tolerance::exact())
+                                      .summary("C"),
+                              "the result changes between runs on the same input: a race. Is there a __syncthreads() "
+                              "after loading a tile (before anyone reads it) and another after using it (before the "
+                              "next iteration overwrites it)?");
+                return;
+            }
+        }
+        outcomes.push_back({s, cmp.ok(), cmp.unwritten == cmp.mismatches});
+        if (!cmp.ok()) append_detail(details, s.str() + ": " + cmp.summary("C"));
+    }
+    if (!details.empty()) grading::fail(Failure::WrongResult, details, shape_pattern_hint(outcomes));
+}
+
+TEST_CASE("product of random floats within a rounding bound that grows with K") {
+    // Uniform floats in [-1, 1). Small sizes against float64 on the CPU, large ones against
+    // cublasSgemm in pedantic FP32; the tolerance is rounding_bound() above.
+    std::string details;
+    bool small_wrong = false, large_wrong = false, only_slightly = true, unwritten = false;
+    auto judge = [&](const Problem& p, const std::vector<float>& got, const auto& reference, double tol,
+                     const char* against) {
+        course::Comparison cmp =
+            course::compare(got.data(), reference.data(), reference.size(), course::Tolerance{tol, 0.0});
+        cmp.row_width = std::size_t(p.shape.N);
+        if (cmp.ok()) return true;
+        unwritten |= cmp.unwritten > 0;
+        // Errors only a little above the bound (and no NaN) suggest reduced precision, not a bug.
+        only_slightly &= cmp.unwritten == 0 && cmp.max_abs_error > 0.0 && cmp.max_abs_error < 100.0 * tol;
+        append_detail(details,
+                      p.shape.str() + " against " + against + ", tolerance " + sig3(tol) + ": " + cmp.summary("C"));
+        return false;
+    };
+    for (const Shape& s : kCpuReferenceShapes) {
+        const Problem p = make_problem(s, "lab03-floats", false);
+        const auto got = student_product(p);
+        if (!got) return;
+        small_wrong |= !judge(p, *got, cpu_product(p), rounding_bound(p, false), "float64");
+    }
+    lab03::baseline::CublasSgemm cublas;
+    for (const Shape& s : kCublasReferenceShapes) {
+        const Problem p = make_problem(s, "lab03-floats", false);
+        const auto got = student_product(p);
+        if (!got) return;
+        course::DeviceBuffer<float> reference(s.c_size());
+        cublas(p.A.data(), p.B.data(), reference.data(), s.M, s.N, s.K);
+        large_wrong |= !judge(p, *got, reference.download(), rounding_bound(p, true), "cublasSgemm");
+    }
+    if (details.empty()) return;
+    std::string hint;
+    if (unwritten)
+        hint = "elements of C were never written (they still hold the grader's NaN poison): does the grid cover all "
+               "of C, and does every thread whose (row, col) is inside C store its result?";
+    else if (only_slightly)
+        hint = "every error is small, just above the FP32 rounding bound: is part of the product computed in reduced "
+               "precision (TF32 tensor cores, half)? The lab asks for FP32 multiply-adds throughout";
+    else if (large_wrong && !small_wrong)
+        hint = "right at the small sizes, wrong at the large ones, where many blocks run at once and the tile loop "
+               "turns many times: a race. The second __syncthreads() of the tile loop keeps fast threads from "
+               "overwriting a tile that slower ones are still reading";
+    else
+        hint = "compare the first mismatching [row][col] with your indexing, and see the exact check's hint";
+    grading::fail(Failure::WrongResult, details, hint);
+}
+
+TEST_CASE("tiled_matmul_kernel stages tiles in shared memory") {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, lab03::graded_kernel()));
+    grading::note("tiled_matmul_kernel: " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
+                  std::to_string(attr.numRegs) + " registers a thread, " + std::to_string(attr.localSizeBytes) +
+                  " bytes of local memory (spills) a thread");
+    if (attr.sharedSizeBytes == 0)
+        grading::fail(Failure::TechniqueNotUsed, "tiled_matmul_kernel declares no __shared__ memory",
+                      "the lab is about reusing each element of A and B from shared memory: declare the tiles, e.g. "
+                      "`__shared__ float As[kTile][kTile], Bs[kTile][kTile];`, load them cooperatively and compute "
+                      "from them");
+}
+
+namespace {
+// Shared set-up of the two speed checks: 4096^3 random floats, the contenders, and a correctness gate.
+struct SpeedBench {
+    static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
+    Problem problem = make_problem(kShape, "lab03-bench", false);
+    course::DeviceBuffer<float> C{kShape.c_size()};
+    lab03::baseline::CublasSgemm cublas;
+    bool correct = false;
+
+    SpeedBench() {
+        const auto got = student_product(problem);
+        if (!got) return;
+        cublas(problem.A.data(), problem.B.data(), C.data(), kShape.M, kShape.N, kShape.K);
+        const std::vector<float> reference = C.download();
+        course::Comparison cmp = course::compare(got->data(), reference.data(), reference.size(),
+                                                 course::Tolerance{rounding_bound(problem, true), 0.0});
+        cmp.row_width = std::size_t(kShape.N);
+        correct = cmp.ok();
+        if (!correct)
+            grading::fail(Failure::WrongResult, "at " + kShape.str() + " the product differs from cublasSgemm's: " +
+                                                    cmp.summary("C"));
+    }
+    grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
+        const float* A = problem.A.data();
+        const float* B = problem.B.data();
+        const int n = kBenchSize;
+        return grading::measure_against([&] { lab03::tiled_matmul(A, B, C.data(), n, n, n); },
+                                        [&] { lab03::baseline::naive_matmul(A, B, C.data(), n, n, n); },
+                                        [&] { cublas(A, B, C.data(), n, n, n); }, ratio, threshold);
+    }
+    static std::string figures(const grading::Timings& t) {
+        const double flops = 2.0 * kBenchSize * double(kBenchSize) * kBenchSize;
+        const double tflops = course::gflop_per_s(flops, t.student_ms) / 1e3;
+        return "4096^3: yours " + grading::fixed(tflops, 1) + " TFLOP/s (" +
+               grading::fixed(100.0 * t.peer_ms / t.student_ms, 0) + "% of cuBLAS), naive " +
+               grading::fixed(course::gflop_per_s(flops, t.baseline_ms) / 1e3, 1) + " TFLOP/s, cublasSgemm FP32 " +
+               grading::fixed(course::gflop_per_s(flops, t.peer_ms) / 1e3, 1) + " TFLOP/s (medians, " +
+               std::to_string(t.rounds) + " round(s))";
+    }
+};
+}  // namespace
+
+TEST_CASE("speed: faster than the naive one-thread-per-output kernel") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.baseline_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinSpeedupOverNaive);
+    grading::judge_speed(ratio(t), kMinSpeedupOverNaive, "x", "speed-up over the naive kernel", SpeedBench::figures(t),
+                         "tiling alone gains little over the naive kernel, whose re-reads L1 and L2 mostly serve: "
+                         "do the register-blocking tier, where each thread computes an 8 x 8 block of C from 8 + 8 "
+                         "values read from shared memory per step along K");
+}
+
+TEST_CASE("speed: close to cublasSgemm in FP32 (no TF32)") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.peer_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinFractionOfCublas);
+    grading::judge_speed(ratio(t), kMinFractionOfCublas, "x cuBLAS", "speed relative to cublasSgemm",
+                         SpeedBench::figures(t),
+                         "keep the FMA units busy: 128 x 128 tiles of C a block, an 8 x 8 micro-tile a thread, A "
+                         "transposed in shared memory and read as float4, two shared-memory stages (one loading while "
+                         "the other is used), and no register spills (compile with -Xptxas -v)");
+}
