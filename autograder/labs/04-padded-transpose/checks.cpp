@@ -1,0 +1,293 @@
+// Lab 04 checks — matrix transpose. One TEST_CASE per rubric item (rubric.json beside this file).
+//
+// A transpose moves bits and computes nothing, so correctness is exact equality with a host
+// transpose of fresh random input, at tiny, thin, ragged and non-square sizes. Outputs sit between
+// guard zones large enough to catch any store a missing edge check can make. Speed is judged only
+// as ratios to the naive transpose and to cudaMemcpy device to device, timed interleaved in this run.
+#include <doctest/doctest.h>
+
+#include "baselines.cuh"
+#include "transpose.cuh"
+
+#include "compare.hpp"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "grading.hpp"
+#include "guarded_buffer.hpp"
+#include "random.hpp"
+#include "speed.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+using grading::Failure;
+
+namespace {
+
+// Speed thresholds, to be calibrated on an NVIDIA H100 80GB HBM3 (see the lab's README for the
+// figures and margins). Expected there, counting read + write: naive 411 GB/s, unpadded [32][32]
+// tile 1599, padded [32][33] tile 2723, cudaMemcpy 2987. The reference must clear each threshold by
+// at least 25%; the naive baseline and the unpadded tile must both fall short of each.
+constexpr double kMinSpeedupOverNaive = 5.0;  // naive time / student time: padded ~6.6, unpadded ~3.9
+constexpr double kMinFractionOfCopy = 0.70;   // memcpy time / student time: padded ~0.91, unpadded ~0.54
+constexpr int kBenchSide = 8192;              // 8192 x 8192 floats: 256 MiB each way, far larger than L2
+
+// A matrix shape: the input is rows x cols, the output cols x rows.
+struct Shape {
+    int rows, cols;
+    std::size_t elements() const { return std::size_t(rows) * std::size_t(cols); }
+    std::string str() const { return std::to_string(rows) + "x" + std::to_string(cols); }
+};
+
+// What one size taught: whether it was right, and whether its wrong elements were never written.
+struct Trial {
+    Shape shape;
+    bool ok;
+    bool only_unwritten;  // every mismatch still holds the poison pattern
+};
+
+// "in[r][c]" when @p value occurs exactly once in the input, else "": tells a student where a wrong
+// output value came from (random floats repeat now and then, so a repeated value says nothing).
+std::string provenance(const std::vector<float>& in, Shape s, float value) {
+    std::size_t found = 0, where = 0;
+    for (std::size_t i = 0; i < in.size() && found < 2; ++i)
+        if (std::memcmp(&in[i], &value, sizeof value) == 0) ++found, where = i;
+    if (found != 1) return "";
+    return "in[" + std::to_string(where / std::size_t(s.cols)) + "][" + std::to_string(where % std::size_t(s.cols)) + "]";
+}
+
+// The first mismatches of @p c, each with the input element its value came from when that is known.
+std::string describe_mismatches(const course::Comparison& c, const std::vector<float>& in, Shape s) {
+    std::string text = s.str() + ": " + c.summary("out");
+    for (std::size_t k = 0; k < c.first.size() && k < 2; ++k) {
+        const auto& m = c.first[k];
+        const std::string from = provenance(in, s, static_cast<float>(m.got));
+        if (from.empty()) continue;
+        const std::size_t out_row = m.index / std::size_t(s.rows), out_col = m.index % std::size_t(s.rows);
+        text += "; out" + c.index_string(m.index) + " holds " + from + " but should hold in[" + std::to_string(out_col) +
+                "][" + std::to_string(out_row) + "]";
+    }
+    return text;
+}
+
+// Guard zones wide enough that every store a missing edge check can make lands in one: indices up
+// to (cols + 31) * rows + 30, i.e. less than 32 * (rows + 1) past the end (and the default 256 bytes
+// at the least).
+std::size_t output_guard(Shape s) { return std::max<std::size_t>(64, 32 * (std::size_t(s.rows) + 1)); }
+
+// Likewise for loads: the input is followed by 32 * (cols + 1) poisoned floats, so a missing edge
+// check on the loads reads harmless padding instead of crashing at random.
+std::size_t input_slack(Shape s) { return 32 * (std::size_t(s.cols) + 1); }
+
+// Runs the student's transpose of @p host (rows x cols) into a poisoned, guarded output. Returns the
+// output, or nullopt when the run failed (the failure is recorded).
+std::optional<std::vector<float>> student_transpose(const std::vector<float>& host, Shape s) {
+    course::DeviceBuffer<float> in(s.elements() + input_slack(s));
+    in.fill_bytes(course::kPoisonByte);
+    in.upload(host);
+    course::GuardedBuffer<float> out(s.elements(), output_guard(s));
+    const std::string what = "transpose(rows = " + std::to_string(s.rows) + ", cols = " + std::to_string(s.cols) + ")";
+    if (!grading::run_student([&] { lab04::transpose(in.data(), out.data(), s.rows, s.cols); }, what))
+        return std::nullopt;
+    if (const auto v = out.check_guards()) {
+        std::string where = v->describe();
+        if (!v->before)
+            where += ", i.e. out[" + std::to_string(v->element_offset / s.rows) + "][" +
+                     std::to_string(v->element_offset % s.rows) + "] of a " + s.str() + " input's " +
+                     std::to_string(s.cols) + " x " + std::to_string(s.rows) + " output";
+        grading::fail(Failure::OutOfBoundsWrite, what + " " + where,
+                      "a store went past the output: in the edge tiles, store only where out_row < cols AND "
+                      "out_col < rows (out is cols x rows), not just one of the two");
+        return std::nullopt;
+    }
+    return out.download();
+}
+
+// out[c][r] = in[r][c]; out has row width rows.
+std::vector<float> host_transpose(const std::vector<float>& in, Shape s) {
+    std::vector<float> out(in.size());
+    for (std::size_t r = 0; r < std::size_t(s.rows); ++r)
+        for (std::size_t c = 0; c < std::size_t(s.cols); ++c) out[c * std::size_t(s.rows) + r] = in[r * std::size_t(s.cols) + c];
+    return out;
+}
+
+// A hint from which shapes failed, or "" when the pattern says nothing specific.
+std::string shape_pattern_hint(const std::vector<Trial>& trials) {
+    bool any_fail = false, any_pass = false, all_unwritten = true;
+    bool fails_only_ragged = true, aligned_multi_tile_passes = false;  // ragged: rows or cols not a multiple of 32
+    bool fails_only_non_square = true, square_multi_tile_passes = false;
+    bool fails_only_multi_tile = true, single_tile_passes = false;
+    for (const Trial& t : trials) {
+        const bool ragged = t.shape.rows % lab04::kTile != 0 || t.shape.cols % lab04::kTile != 0;
+        const bool square = t.shape.rows == t.shape.cols;
+        const bool single_tile = t.shape.rows <= lab04::kTile && t.shape.cols <= lab04::kTile;
+        if (t.ok) {
+            any_pass = true;
+            if (!ragged && !single_tile) aligned_multi_tile_passes = true;
+            if (square && !single_tile) square_multi_tile_passes = true;
+            if (single_tile) single_tile_passes = true;
+        } else {
+            any_fail = true;
+            all_unwritten = all_unwritten && t.only_unwritten;
+            if (!ragged) fails_only_ragged = false;
+            if (square) fails_only_non_square = false;
+            if (single_tile) fails_only_multi_tile = false;
+        }
+    }
+    if (!any_fail) return "";
+    if (!any_pass && all_unwritten)
+        return "no output element was written: launch transpose_tile_kernel from transpose() (TODO 5) and store "
+               "the tile to out (TODO 4)";
+    if (fails_only_ragged && aligned_multi_tile_passes)
+        return "wrong only when rows or cols is not a multiple of 32: the edge tiles are partial. Round the grid up "
+               "(ceil_div), load only where row < rows && col < cols, store only where out_row < cols && out_col < rows";
+    if (fails_only_non_square && square_multi_tile_passes)
+        return "right for square matrices only: out is cols x rows, so its row stride is rows (not cols), out_row "
+               "runs up to cols and out_col up to rows";
+    if (fails_only_multi_tile && single_tile_passes)
+        return "right when one tile covers the matrix, wrong with several: block (bx, by) reads input tile (by, bx) "
+               "and must write output tile (bx, by): swap the block indices for the store, not the thread indices";
+    if (all_unwritten)
+        return "some output elements were never written: does the grid cover every tile, and does every thread "
+               "store all kTile / kBlockRows of its elements?";
+    return "";
+}
+
+constexpr const char* kRaceHint =
+    "the output changes between runs on the same input: a race. Each warp reads tile elements that other warps "
+    "wrote: put __syncthreads() between the loads into the tile and the reads from it";
+
+// Transposes fresh random input at each shape, the last shape twice: two outputs of the same input
+// that differ betray a race. Reports one wrong_result for all failing shapes together.
+void check_shapes(const std::vector<Shape>& shapes, const std::string& tag) {
+    std::vector<Trial> trials;
+    std::string details, race;
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        const Shape s = shapes[k];
+        const auto in = course::uniform_floats(s.elements(), grading::seed_for(tag, k));
+        const auto got = student_transpose(in, s);
+        if (!got) return;
+        if (k + 1 == shapes.size()) {
+            const auto again = student_transpose(in, s);
+            if (!again) return;
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < s.elements(); ++i)
+                differ += std::memcmp(&(*got)[i], &(*again)[i], sizeof(float)) != 0;
+            if (differ > 0)
+                race = s.str() + ": two runs on the same input gave outputs that differ in " + std::to_string(differ) +
+                       " elements";
+        }
+        const auto expected = host_transpose(in, s);
+        course::Comparison c = course::compare(got->data(), expected.data(), s.elements(), course::Tolerance::exact(), 3);
+        c.row_width = std::size_t(s.rows);
+        trials.push_back({s, c.ok(), c.unwritten == c.mismatches});
+        if (c.ok()) continue;
+        if (details.size() < 600) details += (details.empty() ? "" : " | ") + describe_mismatches(c, in, s);
+        else if (details.back() != '.') details += " | ...";
+    }
+    if (details.empty() && race.empty()) return;
+    // The shapes that failed usually name the bug; failing that, a result that changes between runs does.
+    std::string hint = shape_pattern_hint(trials);
+    if (hint.empty() && !race.empty()) hint = kRaceHint;
+    if (hint.empty())
+        hint = "compare the first wrong elements with the input elements they hold (printed above) and your "
+               "load and store indices";
+    grading::fail(Failure::WrongResult, race.empty() ? details : details.empty() ? race : race + " | " + details, hint);
+}
+
+}  // namespace
+
+TEST_CASE("exact transpose of 1x1, 1xN and Nx1 matrices") {
+    // One-row and one-column matrices leave all but one row (or column) of every tile empty; the thin
+    // 7 x 5000 shapes leave most of each tile empty too. 1 x 32 and 32 x 1 fit in one tile.
+    check_shapes({{1, 1}, {1, 32}, {32, 1}, {1, 100003}, {100003, 1}, {7, 5000}, {5000, 7}}, "lab04-thin");
+}
+
+TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
+    // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole tiles; every other shape has partial
+    // edge tiles, and the non-square ones tell rows from cols.
+    check_shapes({{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}},
+                 "lab04-ragged");
+}
+
+TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, lab04::graded_kernel()));
+    grading::note("transpose_tile_kernel: " + std::to_string(attr.sharedSizeBytes) +
+                  " bytes of static shared memory (a 32 x 33 float tile is 4224, an unpadded 32 x 32 one 4096), " +
+                  std::to_string(attr.numRegs) + " registers a thread");
+    if (attr.sharedSizeBytes == 0)
+        grading::fail(Failure::TechniqueNotUsed, "transpose_tile_kernel declares no __shared__ memory",
+                      "a transpose straight from global memory cannot coalesce both its loads and its stores: declare "
+                      "`__shared__ float tile[kTile][kTile + 1];`, load rows into it, and store its columns");
+}
+
+namespace {
+// Shared set-up of the two speed checks: a random 8192 x 8192 input, the contenders, and a gate:
+// the student's output at this size must equal the naive transpose's, bit for bit.
+struct SpeedBench {
+    static constexpr std::size_t kN = std::size_t(kBenchSide) * kBenchSide;
+    course::DeviceBuffer<float> in{kN};
+    course::DeviceBuffer<float> out{kN};
+    bool correct = false;
+
+    SpeedBench() {
+        course::fill_uniform_device(in.data(), kN, grading::seed_for("lab04-bench"));
+        course::GuardedBuffer<float> student_out(kN);  // poisoned: an unwritten element reads back as NaN
+        const std::string what = "transpose(rows = cols = " + std::to_string(kBenchSide) + ")";
+        if (!grading::run_student([&] { lab04::transpose(in.data(), student_out.data(), kBenchSide, kBenchSide); }, what))
+            return;
+        lab04::baseline::naive_transpose(in.data(), out.data(), kBenchSide, kBenchSide);
+        const std::vector<float> got = student_out.download(), expected = out.download();
+        correct = std::memcmp(got.data(), expected.data(), kN * sizeof(float)) == 0;
+        if (!correct) {
+            course::Comparison c = course::compare(got.data(), expected.data(), kN, course::Tolerance::exact());
+            c.row_width = kBenchSide;
+            grading::fail(Failure::WrongResult, what + ": " + c.summary("out"),
+                          "if the exact checks at smaller sizes pass, suspect a race (the __syncthreads() between "
+                          "writing the tile and reading it) or a flat index that overflows int (use std::size_t)");
+        }
+    }
+    grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
+        return grading::measure_against([&] { lab04::transpose(in.data(), out.data(), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::naive_transpose(in.data(), out.data(), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::device_copy(in.data(), out.data(), kN); }, ratio, threshold);
+    }
+    static std::string figures(const grading::Timings& t) {
+        const double bytes = 2.0 * static_cast<double>(kN) * sizeof(float);  // read once, written once
+        return std::to_string(kBenchSide) + " x " + std::to_string(kBenchSide) + ", counting read + write: yours " +
+               grading::fixed(course::gb_per_s(bytes, t.student_ms), 0) + " GB/s, naive " +
+               grading::fixed(course::gb_per_s(bytes, t.baseline_ms), 0) + " GB/s, cudaMemcpy " +
+               grading::fixed(course::gb_per_s(bytes, t.peer_ms), 0) + " GB/s (medians, " + std::to_string(t.rounds) +
+               " round(s))";
+    }
+};
+}  // namespace
+
+TEST_CASE("speed: faster than the naive transpose") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.baseline_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinSpeedupOverNaive);
+    grading::judge_speed(ratio(t), kMinSpeedupOverNaive, "x", "speed-up over the naive transpose",
+                         SpeedBench::figures(t),
+                         "an unpadded [32][32] tile makes every column read a 32-way bank conflict: pad it to "
+                         "[kTile][kTile + 1]. Without a tile at all, the stores cannot be coalesced");
+}
+
+TEST_CASE("speed: close to cudaMemcpy device to device") {
+    SpeedBench bench;
+    if (!bench.correct) return;
+    auto ratio = [](const grading::Timings& t) { return t.peer_ms / t.student_ms; };
+    const auto t = bench.measure(ratio, kMinFractionOfCopy);
+    grading::judge_speed(ratio(t), kMinFractionOfCopy, "x memcpy", "speed relative to cudaMemcpy device to device",
+                         SpeedBench::figures(t),
+                         "pad the tile to [kTile][kTile + 1] so that a column read hits 32 different banks, and "
+                         "give each thread kTile / kBlockRows = 4 elements so several loads are in flight");
+}
