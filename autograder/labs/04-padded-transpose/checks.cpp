@@ -30,12 +30,13 @@ using grading::Failure;
 
 namespace {
 
-// Speed thresholds, to be calibrated on an NVIDIA H100 80GB HBM3 (see the lab's README for the
-// figures and margins). Expected there, counting read + write: naive 411 GB/s, unpadded [32][32]
-// tile 1599, padded [32][33] tile 2723, cudaMemcpy 2987. The reference must clear each threshold by
-// at least 25%; the naive baseline and the unpadded tile must both fall short of each.
-constexpr double kMinSpeedupOverNaive = 5.0;  // naive time / student time: padded ~6.6, unpadded ~3.9
-constexpr double kMinFractionOfCopy = 0.70;   // memcpy time / student time: padded ~0.91, unpadded ~0.54
+// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs), 8192 x 8192, counting read +
+// write: the reference (padded [32][33] tile) 2717 GB/s, the unpadded [32][32] tile 1691-1704, the
+// naive transpose 456, cudaMemcpy 2901. So the reference is 5.96x naive and 0.94x memcpy, the
+// unpadded tile 3.70x and 0.58x. Each threshold leaves the reference at least 25% above it (32% and
+// 34%), while the naive transpose and the unpadded tile both fall short of both.
+constexpr double kMinSpeedupOverNaive = 4.5;  // naive time / student time
+constexpr double kMinFractionOfCopy = 0.70;   // memcpy time / student time
 constexpr int kBenchSide = 8192;              // 8192 x 8192 floats: 256 MiB each way, far larger than L2
 
 // A matrix shape: the input is rows x cols, the output cols x rows.
