@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates the whole course on a machine with an NVIDIA GPU, in one go:
 # build, the full test suite (GPU tests included), the reference solutions graded (all must pass),
-# the starters graded (all must fail), and the timings. Logs go to $OUT (or build-gpu/validation).
+# the starters graded (all must fail), a build for another architecture refused with exit 78,
+# and the timings. Logs go to $OUT (or build-gpu/validation).
 #
 #   bash .ci/gpu-validate.sh [extra cmake -D options]
 set -uo pipefail
@@ -31,7 +32,17 @@ starter_rc=$?
 echo "== starters graded (rc $starter_rc, ${SECONDS}s wall)"
 cp "$BUILD"/grading/*.log "$LOGS/" 2>/dev/null || true
 
+# A build without code for this GPU must say so and exit 78, not crash.
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+other=75; [[ $arch == 75 ]] && other=80
+cmake -S . -B "$BUILD-wrong-arch" -DCMAKE_CUDA_ARCHITECTURES=${other}-real "$@" > "$LOGS/wrong-arch.log" 2>&1 &&
+  cmake --build "$BUILD-wrong-arch" -j"$(nproc)" --target grade lab01_solution >> "$LOGS/wrong-arch.log" 2>&1
+"$BUILD-wrong-arch/grade" --tree solution --lab 01 --no-build >> "$LOGS/wrong-arch.log" 2>&1
+arch_rc=$?
+echo "== build for sm_${other} only, graded on sm_${arch}: exit $arch_rc (expected 78):"
+grep "cannot grade" "$LOGS/wrong-arch.log"
+
 echo; echo "== solutions"; sed -n '/^lab  check/,$p' "$LOGS/grade-solutions.log"
 echo; echo "== starters"; grep -E "^Lab |^Total" "$LOGS/grade-starters.log"
 # Solutions must pass (0) and the starters must fail (1); ctest must be green.
-[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 ]]
+[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 && $arch_rc -eq 78 ]]
