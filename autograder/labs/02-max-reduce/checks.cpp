@@ -37,8 +37,10 @@ using grading::Failure;
 
 namespace {
 
-// Speed thresholds, from the H100 figures in the lab's README (to be confirmed there): the reference
-// solution must clear each by at least 25%, the naive baseline must not clear the first.
+// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs) at n = 2^28 (see the lab's
+// README for the figures): the reference solution 2968-2991 GB/s, the naive baseline 809-811,
+// cub::DeviceReduce::Max 2968-3031. So the reference is 3.69x naive and 1.00x CUB, clearing each
+// threshold by at least 25% (48% and 43%), while the naive baseline (1.00x, 0.27x CUB) fails both.
 constexpr double kMinSpeedupOverNaive = 2.5;  // naive_max time / student time
 constexpr double kMinFractionOfCub = 0.70;    // CUB time / student time
 constexpr std::size_t kBenchN = std::size_t(1) << 28;  // 1 GiB of floats: far larger than any L2

@@ -32,12 +32,13 @@ using grading::Failure;
 
 namespace {
 
-// Speed thresholds, starting from the issue's H100 figures (see the lab's README; the lead
-// calibrates them on the H100): the reference solution must clear each by at least 25%, the
-// naive kernel and a simple one-output-per-thread halo tile must not.
-//   7x7, naive time / yours: a simple halo tile reaches 1.47x (issue), the top tier 3x or more.
-//   3x3 and 5x5, copy time / yours: naive 0.34 and simple tile 0.37 of copy at 3x3 (issue); the top
-//   tier aims at 0.85, which clears 0.65 by 31%.
+// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs) at 8192 x 8192, read + write
+// counted (see the lab's README for the figures): the reference solution clears each by at least
+// 25%, the naive kernel and a simple one-output-per-thread halo tile do not.
+//   7x7, naive time / yours: the reference 2030-2037 GB/s against naive 549, 3.71x (86% above 2.0);
+//   the simple halo tile 888 GB/s, 1.62x.
+//   3x3 and 5x5, copy time / yours (copy 2949-2954 GB/s): the reference 0.91 at 3x3 and 0.86 at 5x5
+//   (40% and 32% above 0.65); the simple tile 0.51 and 0.42; the naive kernel about 0.53 at 3x3.
 constexpr double kMinSpeedupOverNaive7x7 = 2.0;
 constexpr double kMinFractionOfCopy = 0.65;
 constexpr int kBenchSide = 8192;

@@ -37,12 +37,13 @@ using grading::Failure;
 
 namespace {
 
-// Thresholds of the microbenchmark's curve. Reference figures (the H100 measurement, to be
-// confirmed by the lead's calibration run): 4-byte stride 32 is 26.7x slower than stride 1, 8-byte
-// strides 16 and 32 are 15.5x, odd strides 0.97x to 1.02x. A one-warp dependent-load (latency)
-// benchmark shows only about 3x at 32 ways and must fail.
-constexpr double kMinSlowdownFloat32 = 8.0;   // T(32) / T(1), 4-byte words: 3.3x margin below 26.7x
-constexpr double kMinSlowdownDouble16 = 6.0;  // min(T(16), T(32)) / T(1), 8-byte words: 2.6x margin below 15.5x
+// Thresholds of the microbenchmark's curve, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs) with
+// the reference solution (see the lab's README): 4-byte stride 32 is 27.9x slower than stride 1,
+// 8-byte strides 16 and 32 are 15.0x, odd strides 0.97x to 1.01x (4-byte) and 0.98x to 1.00x
+// (8-byte). A one-warp dependent-load (latency) benchmark shows only about 3x at 32 ways and must
+// fail (the latency_not_throughput variant does, with wrong_result).
+constexpr double kMinSlowdownFloat32 = 8.0;   // T(32) / T(1), 4-byte words: 27.9x, a margin of 249%
+constexpr double kMinSlowdownDouble16 = 6.0;  // min(T(16), T(32)) / T(1), 8-byte words: 15.0x, a margin of 150%
 constexpr double kOddTolerance = 0.15;        // |T(odd) / T(1) - 1|, both word sizes: 5x margin above 0.03
 constexpr double kTinyLaunchMs = 0.01;        // a stride-1 launch this short is launch overhead, not loads
 constexpr int kModelStrides = 128;            // the model is checked for strides 1..128
