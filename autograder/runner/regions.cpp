@@ -1,7 +1,9 @@
-// Student-region comparison (see regions.hpp).
+// Student regions: comparison, checking and reassembly (see regions.hpp).
 #include "regions.hpp"
 
+#include <cctype>
 #include <sstream>
+#include <stdexcept>
 
 namespace grading {
 
@@ -17,6 +19,237 @@ std::string strip(const std::string& s) {
     const auto b = s.find_first_not_of(" \t");
     return b == std::string::npos ? "" : rstrip(s.substr(b));
 }
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// A small C++ lexer: just enough to see code apart from comments and literals, and to follow the
+// nesting of (), [] and {}. It reports what check_region_body() refuses; for a skeleton it reports
+// whether the end of the text lies inside a function body.
+struct Lexer {
+    const std::string& s;
+    bool region;            // checking a region body (refusals) or scanning a skeleton (scope only)
+    RegionScope scope = RegionScope::Function;
+    std::string error;
+    int line = 1;
+    // For each open brace: whether it opened a namespace (or extern "C" block).
+    std::vector<char> stack;                 // '(' '[' '{'
+    std::vector<bool> brace_is_namespace;
+    bool namespace_pending = false;          // `namespace` or `extern "C"` seen since the last ; { }
+    std::string last_ident;
+
+    Lexer(const std::string& text, bool is_region) : s(text), region(is_region) {}
+
+    bool fail(const std::string& why) {
+        if (error.empty()) error = "line " + std::to_string(line) + " of the region: " + why;
+        return false;
+    }
+
+    bool run() {
+        std::size_t i = 0;
+        bool line_start = true;  // only whitespace so far on this line (in code)
+        const std::size_t n = s.size();
+        while (i < n) {
+            const char c = s[i];
+            const char d = i + 1 < n ? s[i + 1] : '\0';
+            if (c == '\\' && (d == '\n' || (d == '\r' && i + 2 < n && s[i + 2] == '\n')))
+                if (region) return fail("a line may not end with a backslash (it would join the next line to it)");
+            if (c == '\n') {
+                ++line;
+                line_start = true;
+                ++i;
+                continue;
+            }
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++i;
+                continue;
+            }
+            if (c == '/' && d == '/') {  // line comment
+                while (i < n && s[i] != '\n') {
+                    if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n' && region)
+                        return fail("a line may not end with a backslash (it would join the next line to it)");
+                    ++i;
+                }
+                continue;
+            }
+            if (c == '/' && d == '*') {  // block comment
+                const std::size_t e = s.find("*/", i + 2);
+                if (e == std::string::npos) return fail("a /* comment is never closed");
+                for (std::size_t k = i; k < e; ++k) line += s[k] == '\n';
+                i = e + 2;
+                continue;
+            }
+            const bool was_line_start = line_start;
+            line_start = false;
+            if (c == '#' && was_line_start && region && unroll_pragma(i)) continue;
+            if (c == '#' || (c == '%' && d == ':')) {
+                if (region)
+                    return fail(was_line_start ? "preprocessor lines (#include, #define, #if, ...) are not allowed in a region; "
+                                                    "`#pragma unroll [N]` is the only one a region may hold"
+                                               : "'#' is not allowed in a region");
+                // In a skeleton: skip the directive.
+                while (i < n && s[i] != '\n') ++i;
+                continue;
+            }
+            if (region && ((c == '<' && d == '%') || (c == '%' && d == '>') || (c == ':' && d == '>') ||
+                           (c == '<' && d == ':' && !(i + 2 < n && (s[i + 2] == ':'))))) {
+                return fail("digraphs (<% %> <: :> %:) are not allowed in a region");
+            }
+            if (c == '"' || c == '\'') {
+                if (!literal(i, c, false)) return false;
+                continue;
+            }
+            if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(d)))) {
+                // A pp-number, digit separators included: 1'000'000, 0x1p-3f.
+                ++i;
+                while (i < n) {
+                    const char e = s[i];
+                    if ((e == 'e' || e == 'E' || e == 'p' || e == 'P') && i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-')) i += 2;
+                    else if (ident_char(e) || e == '.') ++i;
+                    else if (e == '\'' && i + 1 < n && ident_char(s[i + 1])) i += 2;
+                    else break;
+                }
+                continue;
+            }
+            if (ident_start(c)) {
+                std::size_t e = i;
+                while (e < n && ident_char(s[e])) ++e;
+                const std::string id = s.substr(i, e - i);
+                i = e;
+                if (i < n && (s[i] == '"' || s[i] == '\'')) {
+                    const bool raw = !id.empty() && id.back() == 'R' && s[i] == '"';
+                    if (id == "u8" || id == "u" || id == "U" || id == "L" || raw) {
+                        if (!literal(i, s[i], raw)) return false;
+                        continue;
+                    }
+                }
+                if (!identifier(id)) return false;
+                continue;
+            }
+            if (!punctuation(c)) return false;
+            ++i;
+        }
+        if (region && !stack.empty())
+            return fail(std::string("a '") + stack.back() + "' opened in the region is never closed in it");
+        return true;
+    }
+
+    // `#pragma unroll` with an optional constant (letters, digits, spaces, + - * / and parentheses) is
+    // the one directive a region may hold: the loop hint every tiled kernel needs. On a match, skips it.
+    bool unroll_pragma(std::size_t& i) {
+        std::size_t e = s.find('\n', i);
+        if (e == std::string::npos) e = s.size();
+        std::istringstream words(s.substr(i + 1, e - i - 1));
+        std::string pragma, unroll, rest, w;
+        words >> pragma >> unroll;
+        if (pragma != "pragma" || unroll != "unroll") return false;
+        while (words >> w) rest += w;
+        for (char ch : rest)
+            if (!(ident_char(ch) || std::string("+-*/() ").find(ch) != std::string::npos)) return false;
+        if (!rest.empty() && rest.back() == '\\') return false;
+        i = e;
+        return true;
+    }
+
+    // A string or character literal starting at s[i] (the quote); raw strings R"delim( ... )delim".
+    bool literal(std::size_t& i, char quote, bool raw) {
+        const std::size_t n = s.size();
+        if (raw) {
+            const std::size_t open = s.find('(', i + 1);
+            if (open == std::string::npos || open - i - 1 > 16) return fail("a malformed raw string literal");
+            const std::string close = ")" + s.substr(i + 1, open - i - 1) + "\"";
+            const std::size_t e = s.find(close, open + 1);
+            if (e == std::string::npos) return fail("a raw string literal is never closed");
+            for (std::size_t k = i; k < e; ++k) line += s[k] == '\n';
+            i = e + close.size();
+            last_ident.clear();
+            return true;
+        }
+        std::size_t k = i + 1;
+        while (k < n && s[k] != quote) {
+            if (s[k] == '\n') return fail("a string or character literal is never closed on its line");
+            if (s[k] == '\\') ++k;
+            ++k;
+        }
+        if (k >= n) return fail("a string or character literal is never closed");
+        if (region && scope == RegionScope::Namespace && last_ident == "extern")
+            return fail("extern \"C\" is not allowed in a region: everything a lab defines stays in its namespace");
+        if (last_ident == "extern") namespace_pending = true;  // extern "C" { ... } opens no function
+        i = k + 1;
+        last_ident.clear();
+        return true;
+    }
+
+    bool identifier(const std::string& id) {
+        if (region && id == "_Pragma") return fail("_Pragma is a preprocessor operator and is not allowed in a region");
+        if (region && scope == RegionScope::Namespace && stack.empty() && (id == "asm" || id == "__asm__" || id == "__asm"))
+            return fail("asm at namespace scope is not allowed in a region");
+        if (id == "namespace") namespace_pending = true;
+        last_ident = id;
+        return true;
+    }
+
+    bool punctuation(char c) {
+        last_ident.clear();
+        switch (c) {
+        case '(':
+        case '[':
+        case '{':
+            stack.push_back(c);
+            if (c == '{') {
+                brace_is_namespace.push_back(namespace_pending);
+                namespace_pending = false;
+            }
+            return true;
+        case ')':
+        case ']':
+        case '}': {
+            const char open = c == ')' ? '(' : c == ']' ? '[' : '{';
+            if (stack.empty()) {
+                if (region) return fail(std::string("this '") + c + "' closes one opened outside the region: a region "
+                                        "cannot close its function or namespace");
+                return true;  // a skeleton fragment: nothing to match
+            }
+            if (stack.back() != open) return fail(std::string("this '") + c + "' does not match the '" + stack.back() + "' before it");
+            stack.pop_back();
+            if (c == '}') {
+                brace_is_namespace.pop_back();
+                namespace_pending = false;
+            }
+            return true;
+        }
+        case ';':
+            namespace_pending = false;
+            return true;
+        default:
+            return true;
+        }
+    }
+
+    // After scanning a skeleton prefix: is the end inside a function body?
+    RegionScope scope_here() const {
+        for (bool ns : brace_is_namespace)
+            if (!ns) return RegionScope::Function;
+        return RegionScope::Namespace;
+    }
+};
+
+std::string escape_path(const std::string& p) {
+    std::string out;
+    for (char c : p) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (c == '\n') continue;
+        out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 Skeleton skeleton_of(const std::string& text) {
@@ -25,6 +258,7 @@ Skeleton skeleton_of(const std::string& text) {
     std::string line;
     int number = 0;
     bool inside = false;
+    std::string body;
     while (std::getline(in, line)) {
         ++number;
         const std::string t = strip(line);
@@ -38,18 +272,24 @@ Skeleton skeleton_of(const std::string& text) {
             sk.regions.push_back(name);
             sk.lines.push_back("<region " + name + ">");
             sk.line_numbers.push_back(number);
+            sk.body_first_line.push_back(number + 1);
+            body.clear();
         } else if (t.rfind(kEnd, 0) == 0) {
             if (!inside) {
                 sk.error = "line " + std::to_string(number) + ": END STUDENT REGION without a BEGIN";
                 return sk;
             }
             inside = false;
+            if (!body.empty()) body.pop_back();  // the last '\n'
+            sk.bodies.push_back(body);
         } else if (!inside) {
             sk.lines.push_back(rstrip(line));
             sk.line_numbers.push_back(number);
+        } else {
+            body += line + "\n";
         }
     }
-    if (inside) sk.error = "the last student region is never closed";
+    if (inside) sk.error = "the last student region (" + sk.regions.back() + ") is never closed";
     return sk;
 }
 
@@ -75,6 +315,106 @@ std::string compare_skeletons(const std::string& starter, const std::string& sol
     if (a.lines.size() != b.lines.size())
         return (a.lines.size() > b.lines.size() ? starter_name : solution_name) + " has extra lines after the last common one";
     return "";
+}
+
+std::string check_region_body(const std::string& body, RegionScope scope) {
+    Lexer lex(body, /*is_region=*/true);
+    lex.scope = scope;
+    lex.run();
+    return lex.error;
+}
+
+Assembly assemble(const SourceText& skeleton, const SourceText& submission, const SourceText* fill) {
+    Assembly out;
+    const Skeleton sk = skeleton_of(skeleton.text);
+    if (!sk.error.empty()) throw std::runtime_error(skeleton.name + ": " + sk.error);
+    const Skeleton sub = skeleton_of(submission.text);
+    if (!sub.error.empty()) {
+        out.refusal = submission.name + ": " + sub.error + " (each region must keep its BEGIN and END marker lines)";
+        return out;
+    }
+    Skeleton filler;
+    if (fill) {
+        filler = skeleton_of(fill->text);
+        if (!filler.error.empty()) throw std::runtime_error(fill->name + ": " + filler.error);
+    }
+    for (std::size_t i = 0; i < sub.regions.size(); ++i) {
+        bool known = false;
+        for (std::size_t j = 0; j < sub.regions.size(); ++j)
+            if (j != i && sub.regions[j] == sub.regions[i]) {
+                out.refusal = submission.name + ": the student region '" + sub.regions[i] + "' appears twice";
+                return out;
+            }
+        for (const auto& r : sk.regions) known |= r == sub.regions[i];
+        if (!known) out.notes.push_back("ignored: '" + sub.regions[i] + "' is not a student region of this lab");
+    }
+
+    // What the submission changed outside its regions has no effect; say so, once, with the first place.
+    if (sub.regions == sk.regions) {
+        const std::string diff = compare_skeletons(skeleton.text, submission.text, skeleton.name, submission.name);
+        if (!diff.empty())
+            out.notes.push_back("edits outside the student regions have no effect (graded as the course's file with "
+                                "your regions): " + diff);
+    } else if (!fill) {
+        out.notes.push_back("edits outside the student regions have no effect (graded as the course's file with your regions)");
+    }
+
+    // Each region's scope, from the skeleton's nesting where its BEGIN marker stands.
+    const std::vector<std::string> lines = split_lines(skeleton.text);
+    std::ostringstream src;
+    src << "#line 1 \"" << escape_path(skeleton.name) << "\"\n";
+    std::size_t region = 0;
+    std::string prefix;  // the skeleton's text before the current line (outside regions)
+    for (std::size_t li = 0; li < lines.size(); ++li) {
+        const std::string t = strip(lines[li]);
+        if (t.rfind(kBegin, 0) != 0) {
+            if (t.rfind(kEnd, 0) == 0) continue;  // written with its region below
+            src << lines[li] << "\n";
+            prefix += lines[li] + "\n";
+            continue;
+        }
+        const std::string& name = sk.regions[region];
+        Lexer scan(prefix, /*is_region=*/false);
+        scan.run();
+        const RegionScope scope = scan.scope_here();
+
+        const SourceText* from = &submission;
+        const Skeleton* parts = &sub;
+        std::size_t k = 0;
+        while (k < sub.regions.size() && sub.regions[k] != name) ++k;
+        if (k == sub.regions.size()) {
+            if (!fill) {
+                out.refusal = submission.name + ": the student region '" + name +
+                              "' is missing (keep its '// BEGIN STUDENT REGION " + name + "' and '" + kEnd + "' lines)";
+                return out;
+            }
+            from = fill;
+            parts = &filler;
+            for (k = 0; k < filler.regions.size() && filler.regions[k] != name; ++k) {}
+            if (k == filler.regions.size()) throw std::runtime_error(fill->name + ": no region " + name);
+        }
+        const std::string& body = parts->bodies[k];
+        const std::string problem = check_region_body(body, scope);
+        if (!problem.empty()) {
+            out.refusal = from->name + ", student region '" + name + "' (starting at line " +
+                          std::to_string(parts->body_first_line[k]) + "): " + problem;
+            return out;
+        }
+        // The region's END marker in the skeleton.
+        std::size_t end = li + 1;
+        while (end < lines.size() && strip(lines[end]).rfind(kEnd, 0) != 0) ++end;
+        src << lines[li] << "\n";
+        src << "#line " << parts->body_first_line[k] << " \"" << escape_path(from->name) << "\"\n";
+        if (!body.empty()) src << body << "\n";
+        src << "#line " << end + 1 << " \"" << escape_path(skeleton.name) << "\"\n";
+        src << lines[end] << "\n";
+        // The region stands for code at its scope; for the scope of later regions, an empty body will do.
+        prefix += lines[li] + "\n" + lines[end] + "\n";
+        li = end;
+        ++region;
+    }
+    out.source = src.str();
+    return out;
 }
 
 }  // namespace grading

@@ -1,0 +1,113 @@
+// assemble_lab — the first step of building a lab: the graded file is the course's skeleton with the
+// submission's student regions (see regions.hpp). Run by the build, never on the student's files in place.
+//
+//   assemble_lab --skeleton COURSE.cu --submission SUBMITTED.cu [--fill SOLUTION.cu]
+//                --out GRADED.cu --verdict VERDICT.json [--header COURSE.cuh SUBMITTED.cuh]...
+//
+// Writes GRADED.cu (only when its contents change, so an unchanged lab is not recompiled) and
+// VERDICT.json: {"stage": "regions", "ok": true|false, "class", "message", "notes": [...]}.
+// Exit status: 0 assembled; 1 refused (a region breaks the rules; the verdict says why); 2 bad usage.
+#include "regions.hpp"
+#include "verdict.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+std::optional<std::string> slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string skeleton, submission, fill, out, verdict_path;
+    std::vector<std::pair<std::string, std::string>> headers;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&](std::string& v) {
+            if (i + 1 >= argc) return false;
+            v = argv[++i];
+            return true;
+        };
+        bool ok = true;
+        if (a == "--skeleton") ok = value(skeleton);
+        else if (a == "--submission") ok = value(submission);
+        else if (a == "--fill") ok = value(fill);
+        else if (a == "--out") ok = value(out);
+        else if (a == "--verdict") ok = value(verdict_path);
+        else if (a == "--header" && i + 2 < argc) {
+            headers.emplace_back(argv[i + 1], argv[i + 2]);
+            i += 2;
+        } else ok = false;
+        if (!ok) {
+            std::cerr << "assemble_lab: bad argument '" << a << "'\n";
+            return 2;
+        }
+    }
+    if (skeleton.empty() || submission.empty() || out.empty() || verdict_path.empty()) {
+        std::cerr << "usage: assemble_lab --skeleton F --submission F [--fill F] --out F --verdict F "
+                     "[--header COURSE SUBMITTED]...\n";
+        return 2;
+    }
+    grading::Verdict verdict{"regions"};
+    const auto skel_text = slurp(skeleton);
+    if (!skel_text) {
+        std::cerr << "assemble_lab: cannot read the course's skeleton " << skeleton << "\n";
+        return 2;
+    }
+    const auto sub_text = slurp(submission);
+    if (!sub_text) {
+        verdict.refuse("refused_region", "the lab's source file " + submission + " is missing or unreadable");
+        return verdict.write(verdict_path);
+    }
+    std::optional<grading::SourceText> filler;
+    if (!fill.empty()) {
+        const auto t = slurp(fill);
+        if (!t) {
+            std::cerr << "assemble_lab: cannot read " << fill << "\n";
+            return 2;
+        }
+        filler = grading::SourceText{*t, fill};
+    }
+    grading::Assembly a;
+    try {
+        a = grading::assemble({*skel_text, skeleton}, {*sub_text, submission}, filler ? &*filler : nullptr);
+    } catch (const std::exception& e) {
+        std::cerr << "assemble_lab: " << e.what() << "\n";
+        return 2;
+    }
+    verdict.notes = a.notes;
+    for (const auto& [course_h, submitted_h] : headers) {
+        const auto c = slurp(course_h), s = slurp(submitted_h);
+        if (c && s && *c != *s)
+            verdict.notes.push_back("your " + fs::path(submitted_h).filename().string() +
+                                    " differs from the course's; the course's interface is used");
+    }
+    if (!a.refusal.empty()) {
+        verdict.refuse("refused_region", a.refusal);
+        std::cerr << "REFUSED: " << a.refusal << "\n";
+        return verdict.write(verdict_path);
+    }
+    for (const auto& n : verdict.notes) std::cerr << "note: " << n << "\n";
+    fs::create_directories(fs::path(out).parent_path());
+    if (slurp(out) != a.source) {
+        std::ofstream o(out, std::ios::binary | std::ios::trunc);
+        o << a.source;
+        if (!o) {
+            std::cerr << "assemble_lab: cannot write " << out << "\n";
+            return 2;
+        }
+    }
+    return verdict.write(verdict_path);
+}
