@@ -88,24 +88,10 @@ struct BenchOptions {
 
 /// @brief Times each function in @p contenders with events, round-robin, and returns the samples (ms):
 /// result[c][r] is repetition r of contender c. Every function must enqueue its work on the default stream.
-inline std::vector<std::vector<double>> time_interleaved(const std::vector<std::function<void()>>& contenders,
-                                                         const BenchOptions& options = {}) {
-    for (int w = 0; w < options.warmup; ++w)
-        for (const auto& run : contenders) run();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<std::vector<double>> samples(contenders.size());
-    EventTimer timer;
-    for (int r = 0; r < options.repetitions; ++r) {
-        for (std::size_t c = 0; c < contenders.size(); ++c) {
-            if (options.flusher) options.flusher->flush();
-            timer.start();
-            contenders[c]();
-            timer.stop();
-            samples[c].push_back(timer.elapsed_ms());
-        }
-    }
-    return samples;
-}
+/// Compiled into course_common (not inline), so a lab that may use it (Lab 06's detector) calls the course's
+/// timer rather than creating events of its own.
+std::vector<std::vector<double>> time_interleaved(const std::vector<std::function<void()>>& contenders,
+                                                  const BenchOptions& options = {});
 
 /// @brief GB/s for @p bytes moved in @p ms milliseconds.
 inline double gb_per_s(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }

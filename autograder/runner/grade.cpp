@@ -10,10 +10,17 @@
 //   grade --lab 01 --variant missing_barrier --expect wrong_result
 //
 // Exit status: 0 all passed (or, with --expect, every lab ended as expected); 1 otherwise;
-// 2 bad arguments; 77 no GPU (0 with --allow-no-gpu); 78 a GPU this build cannot use.
+// 2 bad arguments (checked before anything else); 77 no GPU (0 with --allow-no-gpu; with --expect, 77
+// unless the expected class is decided by the build); 78 a GPU this build cannot use.
+//
+// Building a lab assembles the graded file from the course's skeleton and the submission's regions
+// (assemble_lab) and audits its object (audit_lab); a refusal there is reported with its class. The
+// lab's checks run in a scratch folder and send their records through a pipe the runner opened, with
+// a key only the runner and the checks know (see results.hpp).
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
+#include "verdict.hpp"
 
 #include "device_info.hpp"
 #include "random.hpp"
@@ -22,7 +29,10 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -36,6 +46,57 @@ std::string read_file(const fs::path& p) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+    if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    if (errno != 0 || end == text.c_str() || *end != '\0') return std::nullopt;
+    return v;
+}
+
+// A fresh key for one lab run's report channel: 128 bits from the system's entropy.
+std::string channel_key() {
+    std::random_device rd;
+    std::ostringstream s;
+    s << std::hex;
+    for (int i = 0; i < 4; ++i) s << rd();
+    return s.str();
+}
+
+bool refused_at_build(Failure f) {
+    return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
+}
+
+// Builds one lab program. On failure, the outcome says why: a refusal found by assemble_lab or audit_lab
+// (their verdicts), else the compiler's first error. The verdicts' notes (edits outside the regions, a
+// changed header) are returned in @p notes either way.
+ProcessOutcome build_lab(const std::string& build_dir, const std::string& target, int jobs, const fs::path& log,
+                         double& seconds, std::vector<std::string>& notes) {
+    const fs::path work = fs::path(build_dir) / "graded" / target;
+    fs::remove(work / "regions.json");
+    fs::remove(work / "audit.json");
+    std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target};
+    if (jobs > 0) cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
+    const ProcessOutcome b = run_with_timeout(cmd, 1800, log.string(), seconds);
+    const auto regions = Verdict::read((work / "regions.json").string());
+    const auto audit = Verdict::read((work / "audit.json").string());
+    for (const auto* v : {&regions, &audit})
+        if (*v) notes.insert(notes.end(), (*v)->notes.begin(), (*v)->notes.end());
+    if (b.kind == ProcessOutcome::Kind::Exited && b.code == 0) return {};
+    ProcessOutcome out{ProcessOutcome::Kind::BuildFailed, b.code, 0, ""};
+    for (const auto* v : {&regions, &audit}) {
+        if (*v && !(*v)->ok) {
+            out.build_class = failure_from_string((*v)->cls).value_or(Failure::DoesNotCompile);
+            out.detail = (*v)->message;
+            return out;
+        }
+    }
+    out.detail = first_error_line(read_file(log));
+    if (out.detail.empty()) out.detail = "the build failed; see " + log.string();
+    return out;
 }
 }  // namespace
 
@@ -58,26 +119,49 @@ int main(int argc, char** argv) {
     app.add_option("--build-dir", build_dir, "the CMake build folder");
     app.add_option("--rubric", rubric_path, "rubric: a folder of NN-name/rubric.json, or one file");
     app.add_flag("--no-build", no_build, "do not (re)build the labs first");
-    app.add_option("--seed", seed_text, "seed for the random inputs (default: fresh; printed)");
+    app.add_option("--seed", seed_text, "seed for the random inputs: a non-negative integer (default: fresh; printed)");
     app.add_option("--timeout", timeout_s, "seconds a lab's checks may take before it is stopped")
         ->check(CLI::PositiveNumber);
     app.add_option("--results", results_path, "Gradescope results.json path (default: <build>/grading/results.json)");
     app.add_option("--junit", junit_path, "JUnit XML path (default: <build>/grading/junit.xml)");
     app.add_option("--expect", expect,
                    "succeed only if every graded lab's headline result is this class (pass, wrong_result, ...)");
-    app.add_option("-j,--jobs", jobs, "parallel build jobs");
+    app.add_option("-j,--jobs", jobs, "parallel build jobs")->check(CLI::NonNegativeNumber);
     app.add_flag("--quick", quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
                  "on a machine with no GPU, explain and exit 0 instead of 77 (the make targets use this)");
-    CLI11_PARSE(app, argc, argv);
-
+    // Every mistake on the command line is exit 2 with a message, before anything is built or run.
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "grade: " << e.what() << "\nRun 'grade --help' for the options.\n";
+        return 2;
+    }
+    std::optional<std::uint64_t> seed;
+    if (!seed_text.empty() && !(seed = parse_seed(seed_text))) {
+        std::cerr << "grade: --seed needs a non-negative integer (decimal, or hex with 0x), not '" << seed_text << "'\n";
+        return 2;
+    }
     if (!expect.empty() && !failure_from_string(expect)) {
         std::cerr << "grade: unknown class for --expect: " << expect << "\n";
         return 2;
     }
+    // Relative paths are taken from where grade was started; lab programs run elsewhere.
+    std::error_code ec;
+    build_dir = fs::absolute(build_dir, ec).lexically_normal().string();
+    if (!fs::is_directory(build_dir) || !fs::exists(fs::path(build_dir) / "CMakeCache.txt")) {
+        std::cerr << "grade: --build-dir " << build_dir << " is not a CMake build folder (configure it first: "
+                  << "cmake -S . -B build)\n";
+        return 2;
+    }
+    if (!results_path.empty()) results_path = fs::absolute(results_path).string();
+    if (!junit_path.empty()) junit_path = fs::absolute(junit_path).string();
     Rubric rubric;
     try {
-        rubric = load_rubric(rubric_path);
+        rubric = load_rubric(fs::absolute(rubric_path).string());
     } catch (const std::exception& e) {
         std::cerr << "grade: cannot read the rubric " << rubric_path << ": " << e.what() << "\n";
         return 2;
@@ -98,89 +182,106 @@ int main(int argc, char** argv) {
         std::cerr << "grade: --variant needs exactly one --lab\n";
         return 2;
     }
+    const std::string tree_label = variant.empty() ? tree : "wrong/" + variant;
+    const std::string suffix = variant.empty() ? tree : "wrong_" + variant;
+    const fs::path out_dir = fs::path(build_dir) / "grading";
+    fs::create_directories(out_dir);
 
     const course::GpuCheck gpu = course::check_gpu();
     if (gpu.status != course::GpuStatus::Ready) {
         std::cerr << "grade: cannot grade on this machine: " << gpu.message << "\n";
-        if (gpu.status != course::GpuStatus::NoGpu || !allow_no_gpu) return gpu.exit_code();
-        // Still worth something without a GPU: compile each lab and report what does not build.
+        // With --expect, only a class the build decides can be checked here; anything else needs the GPU.
+        const bool build_decides = !expect.empty() && refused_at_build(*failure_from_string(expect));
+        if (gpu.status != course::GpuStatus::NoGpu || !(allow_no_gpu || build_decides)) return gpu.exit_code();
+        // Still worth something without a GPU: build each lab, which assembles and audits it too, and
+        // report what does not build or is refused.
         int broken = 0;
+        bool as_expected = true, decided = true;
         for (const RubricLab* lab : labs) {
-            const std::string target = "lab" + lab->id + "_" + (variant.empty() ? tree : "wrong_" + variant);
-            const fs::path log = fs::path(build_dir) / "grading" / (target + ".log");
-            fs::create_directories(log.parent_path());
+            const std::string target = "lab" + lab->id + "_" + suffix;
+            const fs::path log = out_dir / (target + ".log");
             fs::remove(log);
             double s = 0;
-            const ProcessOutcome b = no_build ? ProcessOutcome{} :
-                run_with_timeout({GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target}, 1800, log.string(), s);
-            const bool ok = b.kind == ProcessOutcome::Kind::Exited && b.code == 0;
+            std::vector<std::string> notes;
+            const ProcessOutcome b = no_build ? ProcessOutcome{} : build_lab(build_dir, target, jobs, log, s, notes);
+            const bool ok = b.kind != ProcessOutcome::Kind::BuildFailed;
             broken += !ok;
             std::cout << "Lab " << lab->id << " (" << lab->title << "): "
-                      << (no_build ? "not built (--no-build)" : ok ? "compiles" : "DOES NOT COMPILE: " + first_error_line(read_file(log)))
+                      << (no_build ? "not built (--no-build)"
+                          : ok     ? "compiles"
+                          : b.build_class == Failure::DoesNotCompile
+                              ? "DOES NOT COMPILE: " + b.detail
+                              : "REFUSED (" + std::string(to_string(b.build_class)) + "): " + b.detail)
                       << "\n";
+            for (const auto& n : notes) std::cout << "  note: " << n << "\n";
+            if (!expect.empty()) {
+                const std::string got = ok ? "compiles" : std::string(to_string(b.build_class));
+                if (ok && !refused_at_build(*failure_from_string(expect))) decided = false;
+                else if (got != expect) as_expected = false;
+                std::cout << "  expected " << expect << ", " << (ok ? "it builds" : "got " + got) << "\n";
+            }
         }
         std::cerr << "grade: nothing was graded (no GPU); run it again on a machine with an NVIDIA GPU.\n";
+        if (!expect.empty()) return !as_expected ? 1 : decided ? 0 : course::kExitNoGpu;
         return broken ? 1 : 0;
     }
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
-    info.seed = seed_text.empty() ? course::seed_from_env_or_entropy() : std::stoull(seed_text, nullptr, 0);
+    info.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
               << " reproduces these inputs)\n"
               << std::flush;
 
-    const fs::path out_dir = fs::path(build_dir) / "grading";
-    fs::create_directories(out_dir);
     if (results_path.empty()) results_path = (out_dir / "results.json").string();
     if (junit_path.empty()) junit_path = (out_dir / "junit.xml").string();
-    const std::string tree_label = variant.empty() ? tree : "wrong/" + variant;
-    const std::string suffix = variant.empty() ? tree : "wrong_" + variant;
 
     std::vector<LabResult> results;
     for (const RubricLab* lab : labs) {
         const std::string target = "lab" + lab->id + "_" + suffix;
         const fs::path log = out_dir / (target + ".log");
-        const fs::path report = out_dir / (target + ".jsonl");
         fs::remove(log);
-        fs::remove(report);
         std::cout << "Lab " << lab->id << " (" << lab->title << ", " << tree_label << "): " << std::flush;
 
         double build_s = 0;
         ProcessOutcome outcome;
+        std::vector<std::string> notes;
         if (!no_build) {
             std::cout << "building... " << std::flush;
-            std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target};
-            if (jobs > 0) cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
-            const ProcessOutcome b = run_with_timeout(cmd, 1800, log.string(), build_s);
-            if (b.kind != ProcessOutcome::Kind::Exited || b.code != 0) {
-                outcome = {ProcessOutcome::Kind::BuildFailed, b.code, 0, first_error_line(read_file(log))};
-                if (outcome.detail.empty()) outcome.detail = "the build failed; see " + log.string();
-            }
+            outcome = build_lab(build_dir, target, jobs, log, build_s, notes);
         }
         double run_s = 0;
+        std::string records;
+        const std::string key = channel_key();
         if (outcome.kind != ProcessOutcome::Kind::BuildFailed) {
             const fs::path exe = fs::path(build_dir) / "graders" / target;
             if (!fs::exists(exe)) {
                 outcome = {ProcessOutcome::Kind::BuildFailed, 0, 0, "no program " + exe.string() + " (build it first)"};
             } else {
                 std::cout << "checking... " << std::flush;
-                std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report",
-                                                report.string()};
+                // A fresh, empty scratch folder is the lab's working folder; files for the student to
+                // look at (plots) go to the grading folder, named by --artifacts.
+                const fs::path scratch = out_dir / "scratch" / target;
+                fs::remove_all(scratch, ec);
+                fs::create_directories(scratch);
+                std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
+                                                std::to_string(kReportFd), "--artifacts", out_dir.string()};
                 if (quick) cmd.push_back("--quick");
-                // Lab programs run inside build/grading, where any files they write (plots, CSV) belong.
-                outcome = run_with_timeout(cmd, timeout_s, log.string(), run_s, out_dir.string());
+                outcome = run_with_timeout(cmd, timeout_s, log.string(), run_s, scratch.string(), &records, key);
                 outcome.timeout_s = timeout_s;
-                if (outcome.kind == ProcessOutcome::Kind::Exited &&
+                // 77 and 78 are believed only from a program that had not started its checks: a lab's
+                // code that ends the process with them must not turn a grade into "no GPU".
+                if (outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
                     (outcome.code == course::kExitNoGpu || outcome.code == course::kExitUnsupportedGpu)) {
                     std::cerr << "\n" << read_file(log);
                     return outcome.code;
                 }
             }
         }
-        LabResult r = merge_lab_report(*lab, tree_label, parse_json_lines(read_file(report)), outcome);
+        LabResult r = merge_lab_report(*lab, tree_label, parse_json_lines(records), outcome, key);
         r.build_seconds = build_s;
         r.run_seconds = run_s;
         r.log_path = log.string();
+        r.notes = notes;
         info.build_seconds += build_s;
         info.grade_seconds += run_s;
         std::cout << (r.passed() ? "pass" : "FAIL (" + title(r.primary_failure()) + ")") << "\n" << std::flush;

@@ -1,29 +1,58 @@
 // Child processes with a time limit (see process.hpp). POSIX only.
 #include "process.hpp"
 
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <fcntl.h>
+#include <poll.h>
 #include <sstream>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace grading {
 
+namespace {
+// Appends whatever the channel holds now to @p out (non-blocking read end).
+void drain(int fd, std::string* out) {
+    std::array<char, 65536> buf;
+    for (;;) {
+        const ssize_t got = read(fd, buf.data(), buf.size());
+        if (got > 0) {
+            if (out) out->append(buf.data(), static_cast<std::size_t>(got));
+            continue;
+        }
+        if (got < 0 && errno == EINTR) continue;
+        return;  // empty (EAGAIN) or closed
+    }
+}
+}  // namespace
+
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
-                                double& elapsed_s, const std::string& working_dir) {
+                                double& elapsed_s, const std::string& working_dir, std::string* report,
+                                const std::string& report_key) {
     const auto start = std::chrono::steady_clock::now();
+    int channel[2] = {-1, -1};
+    if (report && pipe2(channel, O_CLOEXEC) != 0) return {ProcessOutcome::Kind::Exited, 127, 0, "pipe failed"};
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
-        setpgid(0, 0);  // its own group: a timeout kills it and anything it started
+        setpgid(0, 0);  // its own group: the runner kills it and anything it started
         if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
-        const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (fd >= 0) {
             dup2(fd, STDOUT_FILENO);
             dup2(fd, STDERR_FILENO);
-            close(fd);
+        }
+        const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+        if (report) {
+            // The write end becomes kReportFd in the child, and only there survives exec.
+            if (channel[1] == kReportFd) fcntl(kReportFd, F_SETFD, 0);
+            else if (dup2(channel[1], kReportFd) < 0) _exit(127);
+            setenv("COURSE_REPORT_KEY", report_key.c_str(), 1);
         }
         std::vector<char*> args;
         for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -32,23 +61,42 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
         _exit(127);
     }
     setpgid(pid, pid);
-    ProcessOutcome out;
-    for (;;) {
-        int status = 0;
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (r == pid) {
-            if (WIFEXITED(status)) out = {ProcessOutcome::Kind::Exited, WEXITSTATUS(status), 0, ""};
-            else out = {ProcessOutcome::Kind::Signaled, WTERMSIG(status), 0, ""};
-            return out;
-        }
-        if (elapsed_s > timeout_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return {ProcessOutcome::Kind::TimedOut, SIGKILL, timeout_s, ""};
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (report) {
+        close(channel[1]);
+        fcntl(channel[0], F_SETFL, O_NONBLOCK);
     }
+    ProcessOutcome out;
+    bool timed_out = false;
+    for (;;) {
+        // Exited? Look without reaping, so its process group cannot be reused before it is killed.
+        siginfo_t info{};
+        const int r = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+        elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (r == 0 && info.si_pid == pid) break;
+        if (elapsed_s > timeout_s) {
+            timed_out = true;
+            break;
+        }
+        if (report) {
+            pollfd p{channel[0], POLLIN, 0};
+            poll(&p, 1, 20);
+            drain(channel[0], report);
+        } else {
+            poll(nullptr, 0, 20);
+        }
+    }
+    // Whatever the lab left behind (or everything, on a timeout) is killed before its results are read.
+    kill(-pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (report) {
+        drain(channel[0], report);
+        close(channel[0]);
+    }
+    if (timed_out) return {ProcessOutcome::Kind::TimedOut, SIGKILL, timeout_s, ""};
+    if (WIFEXITED(status)) out = {ProcessOutcome::Kind::Exited, WEXITSTATUS(status), 0, ""};
+    else out = {ProcessOutcome::Kind::Signaled, WTERMSIG(status), 0, ""};
+    return out;
 }
 
 std::string first_error_line(const std::string& log) {

@@ -9,12 +9,19 @@
 
 namespace grading {
 
-/// @brief Runs @p argv (argv[0] a path) with stdout and stderr appended to @p log_path, and kills
-/// its whole process group when it runs longer than @p timeout_s seconds.
+/// @brief The file descriptor on which a lab's program finds the grader's report channel.
+inline constexpr int kReportFd = 3;
+
+/// @brief Runs @p argv (argv[0] a path) in its own process group, with stdin from /dev/null and stdout
+/// and stderr appended to @p log_path. When it runs longer than @p timeout_s seconds, and in any case
+/// once it has exited, its whole process group is killed, so nothing it started outlives it.
 /// @param elapsed_s receives the wall time it took
 /// @param working_dir the child's working directory ("" keeps the runner's)
+/// @param report when not null, a pipe is opened as the child's fd kReportFd and everything written to it
+///        is collected here; @p report_key is put in the child's environment as COURSE_REPORT_KEY
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
-                                double& elapsed_s, const std::string& working_dir = "");
+                                double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
+                                const std::string& report_key = "");
 
 /// @brief The first line of a build log that reads like a compiler error, trimmed; "" when none.
 std::string first_error_line(const std::string& log);

@@ -65,6 +65,7 @@ std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& inf
           << "   [build " << num(lab.build_seconds, 1) << " s, checks " << num(lab.run_seconds, 1) << " s";
         if (!lab.log_path.empty()) s << ", log " << lab.log_path;
         s << "]\n";
+        for (const auto& n : lab.notes) s << "  note: " << n << "\n";
         for (const auto& c : lab.checks) {
             if (c.value) {  // speed checks: show the figures behind the ratio, pass or fail
                 s << "  - " << c.name << ": " << figure(c) << " (threshold " << threshold(c) << ")\n";
@@ -84,7 +85,9 @@ std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& inf
 nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo& info) {
     nlohmann::json tests = nlohmann::json::array();
     double total = 0;
+    std::string notes;
     for (const auto& lab : labs) {
+        for (const auto& n : lab.notes) notes += "\nLab " + lab.id + ": " + n;
         for (const auto& c : lab.checks) {
             tests.push_back({{"name", "Lab " + lab.id + ": " + c.name},
                              {"number", lab.id},
@@ -98,7 +101,7 @@ nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo
     }
     return {{"score", total},
             {"execution_time", info.build_seconds + info.grade_seconds},
-            {"output", "GPU: " + info.gpu + "\nseed: " + std::to_string(info.seed)},
+            {"output", "GPU: " + info.gpu + "\nseed: " + std::to_string(info.seed) + notes},
             {"visibility", "visible"},
             {"stdout_visibility", "visible"},
             {"tests", tests}};

@@ -131,12 +131,70 @@ CheckResult interrupted(const RubricCheck& rc, const ProcessOutcome& o) {
 }
 }  // namespace
 
+std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::json>& lines, const ProcessOutcome& outcome,
+                            const std::string& key) {
+    std::size_t next_check = 0;  // index in the rubric of the next check expected to start
+    bool open = false, done = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& j = lines[i];
+        const std::string where = "record " + std::to_string(i + 1);
+        if (!j.is_object() || !j.contains("key") || !j["key"].is_string() || j["key"].get<std::string>() != key)
+            return where + " does not carry this run's key: it was not written by the grader's checks";
+        if (!j.contains("seq") || !j["seq"].is_number_unsigned() || j["seq"].get<std::uint64_t>() != i)
+            return where + " is out of sequence (a record was added, dropped or repeated)";
+        if (done) return where + " comes after the run's last record";
+        const std::string ev = j.value("event", "");
+        const std::string name = j.value("check", "");
+        if (ev == "done") {
+            if (open) return "the run ended its records inside check \"" + lab.checks[next_check - 1].name + "\"";
+            done = true;
+        } else if (ev == "start") {
+            if (open) return where + " starts \"" + name + "\" before \"" + lab.checks[next_check - 1].name + "\" ended";
+            if (next_check >= lab.checks.size()) return where + " starts \"" + name + "\", which is not in the rubric or comes twice";
+            if (lab.checks[next_check].name != name)
+                return where + " starts \"" + name + "\" where the rubric's next check is \"" + lab.checks[next_check].name + "\"";
+            ++next_check;
+            open = true;
+        } else if (ev == "end") {
+            if (!open || lab.checks[next_check - 1].name != name) return where + " ends \"" + name + "\", which was not running";
+            open = false;
+        } else {
+            return where + " is of an unknown kind \"" + ev + "\"";
+        }
+    }
+    // A run that exited by itself must have reported everything; one that was killed, crashed or lost its
+    // CUDA context stops where it stopped, and its missing checks are charged to that.
+    const bool exited_normally =
+        outcome.kind == ProcessOutcome::Kind::Exited && (outcome.code == 0 || outcome.code == 1);
+    if (exited_normally && !done)
+        return "the lab's program exited with status " + std::to_string(outcome.code) +
+               " without its last record: something ended it early";
+    if (done && next_check != lab.checks.size())
+        return "no record of check \"" + lab.checks[next_check].name + "\"";
+    return "";
+}
+
 LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
-                           const ProcessOutcome& outcome) {
+                           const ProcessOutcome& outcome, const std::string& key) {
     LabResult r;
     r.id = lab.id;
     r.title = lab.title;
     r.tree = tree;
+    if (!key.empty() && outcome.kind != ProcessOutcome::Kind::BuildFailed) {
+        const std::string problem = channel_problem(lab, lines, outcome, key);
+        if (!problem.empty()) {
+            for (const auto& rc : lab.checks) {
+                CheckResult c;
+                c.name = rc.name;
+                c.max_points = rc.points;
+                c.cls = Failure::GraderIntegrity;
+                c.message = problem;
+                c.hint = std::string(default_hint(c.cls));
+                r.checks.push_back(std::move(c));
+            }
+            return r;
+        }
+    }
 
     std::map<std::string, nlohmann::json> ended;
     std::vector<std::string> started;
@@ -157,7 +215,7 @@ LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const 
         c.name = rc.name;
         c.max_points = rc.points;
         if (build_failed) {
-            c.cls = Failure::DoesNotCompile;
+            c.cls = outcome.build_class;
             c.message = outcome.detail.empty() ? "the lab did not build" : outcome.detail;
             c.hint = std::string(default_hint(c.cls));
         } else if (auto it = ended.find(rc.name); it != ended.end()) {

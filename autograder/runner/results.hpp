@@ -67,7 +67,8 @@ struct ProcessOutcome {
     Kind kind = Kind::Exited;   ///< what happened
     int code = 0;               ///< exit status, or the signal number
     double timeout_s = 0;       ///< the limit, for TimedOut
-    std::string detail;         ///< the first compiler error, for BuildFailed
+    std::string detail;         ///< the first compiler error (or the refusal), for BuildFailed
+    Failure build_class = Failure::DoesNotCompile;  ///< for BuildFailed: does not compile, or refused (and how)
 };
 
 /// @brief The outcome of one lab.
@@ -79,6 +80,7 @@ struct LabResult {
     double build_seconds = 0;  ///< time spent building
     double run_seconds = 0;    ///< time spent grading
     std::string log_path;      ///< the lab process's full output
+    std::vector<std::string> notes;  ///< about the lab as a whole (edits outside the regions, ...)
     /// @brief Points earned.
     double points() const;
     /// @brief Points available.
@@ -89,11 +91,21 @@ struct LabResult {
     Failure primary_failure() const;
 };
 
-/// @brief Combines a lab's streamed report lines (one JSON object a line) and its process outcome
-/// into one result per rubric check. A check that started but never ended is charged to the way the
-/// process ended (timeout, crash, lost context); checks that never started are "not run".
+/// @brief Combines a lab's records (one JSON object a line, from the grader's channel) and its process
+/// outcome into one result per rubric check. A check that started but never ended is charged to the way
+/// the process ended (timeout, crash, lost context); checks that never started are "not run".
+///
+/// When @p key is given, the records must be exactly what the lab's checks send: each carries the key
+/// and the next sequence number; a start and an end for each rubric check, in rubric order, none twice
+/// and none unknown; then one "done". A run that exited on its own must have all of them. Anything else
+/// fails every check of the lab as Failure::GraderIntegrity, whatever the records claimed.
 LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
-                           const ProcessOutcome& outcome);
+                           const ProcessOutcome& outcome, const std::string& key = "");
+
+/// @brief "" when @p lines are a faithful record stream for @p lab (see merge_lab_report()), else the
+/// first thing wrong with them.
+std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::json>& lines, const ProcessOutcome& outcome,
+                            const std::string& key);
 
 /// @brief Parses JSON-lines text, skipping blank lines and a torn last line.
 std::vector<nlohmann::json> parse_json_lines(const std::string& text);

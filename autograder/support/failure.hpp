@@ -15,6 +15,9 @@ namespace grading {
 enum class Failure {
     None,                 ///< passed
     DoesNotCompile,       ///< the lab did not build
+    RefusedRegion,        ///< a student region breaks the rules (a preprocessor line, closes its function, ...)
+    ForbiddenSymbol,      ///< the lab's code defines or calls what the course does not allow (exit, file I/O, cuBLAS, ...)
+    GraderIntegrity,      ///< the lab's process did not deliver exactly one record per check through the grader's channel
     LaunchError,          ///< a launch was refused (bad configuration, too many resources, ...)
     IllegalMemoryAccess,  ///< a kernel crashed (out-of-bounds or misaligned access); the CUDA context is lost
     Timeout,              ///< the lab ran past its time limit (a kernel hangs: a barrier not all threads reach?)
@@ -27,8 +30,9 @@ enum class Failure {
 };
 
 /// @brief All classes, in precedence order.
-inline constexpr std::array<Failure, 11> kAllFailures = {
-    Failure::None,  Failure::DoesNotCompile,   Failure::LaunchError,      Failure::IllegalMemoryAccess,
+inline constexpr std::array<Failure, 14> kAllFailures = {
+    Failure::None,  Failure::DoesNotCompile,   Failure::RefusedRegion,    Failure::ForbiddenSymbol,
+    Failure::GraderIntegrity,                  Failure::LaunchError,      Failure::IllegalMemoryAccess,
     Failure::Timeout, Failure::Crash,          Failure::OutOfBoundsWrite, Failure::WrongResult,
     Failure::TechniqueNotUsed, Failure::TooSlow, Failure::NotRun};
 
@@ -37,6 +41,9 @@ inline std::string_view to_string(Failure f) {
     switch (f) {
     case Failure::None: return "pass";
     case Failure::DoesNotCompile: return "does_not_compile";
+    case Failure::RefusedRegion: return "refused_region";
+    case Failure::ForbiddenSymbol: return "forbidden_symbol";
+    case Failure::GraderIntegrity: return "grader_integrity";
     case Failure::LaunchError: return "launch_error";
     case Failure::IllegalMemoryAccess: return "illegal_memory_access";
     case Failure::Timeout: return "timeout";
@@ -70,6 +77,9 @@ inline std::string_view default_hint(Failure f) {
     switch (f) {
     case Failure::None: return "";
     case Failure::DoesNotCompile: return "fix the first compiler error in the build log above; later errors often follow from it";
+    case Failure::RefusedRegion: return "keep your code inside the student regions as statements (or, in a namespace-scope region, declarations): no preprocessor lines but `#pragma unroll`, and no brace that closes what the region sits in";
+    case Failure::ForbiddenSymbol: return "a lab may only launch kernels, use device memory, query the device and compute; remove the call named above (the handout's 'What your code may call' lists what is allowed)";
+    case Failure::GraderIntegrity: return "the lab's program did not report every check exactly once: did your code end the process, or print or write where the grader reads?";
     case Failure::LaunchError: return "the launch configuration was refused: check grid/block sizes (at most 1024 threads a block) and shared-memory size";
     case Failure::IllegalMemoryAccess: return "a thread read or wrote outside an array: check every index against its bound (i < n), including in the tail block";
     case Failure::Timeout: return "the kernel never finished: a __syncthreads() that not every thread of the block reaches, or a loop whose bound never changes";

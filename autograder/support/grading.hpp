@@ -26,6 +26,10 @@ namespace grading {
 /// @brief The seed of this run (from `--seed`, else COURSE_SEED, else fresh entropy); printed at start.
 std::uint64_t run_seed();
 
+/// @brief Where a check writes a file for the student to look at (a plot, a CSV): @p name inside the
+/// folder given by `--artifacts` (the runner's build/grading), never the lab's scratch working folder.
+std::string artifact_path(const std::string& name);
+
 /// @brief A seed for one use within this run: the same (tag, salt) always gives the same seed.
 std::uint64_t seed_for(const std::string& tag, std::uint64_t salt = 0);
 

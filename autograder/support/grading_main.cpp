@@ -1,7 +1,12 @@
 // The main() of every lab's check program, and the doctest listener that streams classified
 // results to the runner (see grading.hpp).
 //
-//   labNN_<tree> [--seed N] [--report FILE] [--quick] [doctest options]
+//   labNN_<tree> [--seed N] [--report-fd FD] [--artifacts DIR] [--quick] [doctest options]
+//
+// Records go to the file descriptor the runner opened for them (--report-fd), never to a file or to
+// standard output, which a lab's code could reach. Each carries the key the runner put in the
+// environment (COURSE_REPORT_KEY, read and removed before any check runs) and a sequence number, and the
+// last record says the run finished; the runner believes nothing else (see results.hpp).
 //   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -14,7 +19,9 @@
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,15 +51,26 @@ struct CheckRecord {
 struct State {
     std::uint64_t seed = 0;
     bool quick = false;
-    std::unique_ptr<std::ofstream> report;
+    int report_fd = -1;
+    std::string report_key;
+    std::uint64_t sequence = 0;
+    std::string artifacts = ".";
     std::optional<course::DeviceInfo> device;
     CheckRecord current;
 } g;
 
-void emit(const nlohmann::json& line) {
-    if (!g.report) return;
-    *g.report << line.dump() << '\n';
-    g.report->flush();  // the process may die next: every line must already be on disk
+void emit(nlohmann::json line) {
+    if (g.report_fd < 0) return;
+    line["key"] = g.report_key;
+    line["seq"] = g.sequence++;
+    const std::string text = line.dump() + "\n";
+    // One write a record, unbuffered: the process may die next, and what was learnt must already be sent.
+    std::size_t sent = 0;
+    while (sent < text.size()) {
+        const ssize_t w = ::write(g.report_fd, text.data() + sent, text.size() - sent);
+        if (w <= 0) break;
+        sent += static_cast<std::size_t>(w);
+    }
 }
 
 nlohmann::json end_record(bool passed, double seconds) {
@@ -140,6 +158,7 @@ REGISTER_REPORTER("plan", 1, PlanReporter);
 }  // namespace
 
 std::uint64_t run_seed() { return g.seed; }
+std::string artifact_path(const std::string& name) { return g.artifacts + "/" + name; }
 std::uint64_t seed_for(const std::string& tag, std::uint64_t salt) { return course::derive_seed(g.seed, tag, salt); }
 const course::DeviceInfo& device() { return *g.device; }
 bool quick() { return g.quick; }
@@ -191,17 +210,48 @@ bool run_student(const std::function<void()>& call, const std::string& what) {
 
 }  // namespace grading
 
+namespace {
+std::optional<std::uint64_t> parse_u64(const std::string& text) {
+    if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    if (errno != 0 || end == text.c_str() || *end != '\0') return std::nullopt;
+    return v;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
     using namespace grading;
+    // The channel's key, read and removed before anything else runs.
+    if (const char* key = std::getenv("COURSE_REPORT_KEY")) {
+        g.report_key = key;
+        unsetenv("COURSE_REPORT_KEY");
+    }
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
-    std::string report_path;
     bool plan = false, cpu_only = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
-        else if (a == "--report" && i + 1 < argc) report_path = argv[++i];
-        else if (a == "--quick") g.quick = true;
+        const bool has_value = i + 1 < argc;
+        if (a == "--seed" || a == "--report-fd" || a == "--artifacts") {
+            if (!has_value) {
+                std::cerr << argv[0] << ": " << a << " needs a value\n";
+                return 2;
+            }
+            const std::string v = argv[++i];
+            if (a == "--artifacts") {
+                g.artifacts = v;
+                continue;
+            }
+            const auto n = parse_u64(v);
+            if (!n || (a == "--report-fd" && *n > 1024)) {
+                std::cerr << argv[0] << ": " << a << " needs a non-negative integer, not '" << v << "'\n";
+                return 2;
+            }
+            if (a == "--seed") seed = *n;
+            else g.report_fd = static_cast<int>(*n);
+        } else if (a == "--quick") g.quick = true;
         else if (a == "--plan") plan = true;
         else if (a == "--cpu-only") cpu_only = true;
         else doctest_args.push_back(argv[i]);
@@ -219,10 +269,11 @@ int main(int argc, char** argv) {
         // Host-side parts of a lab (analytic models, references) are checked in CI without a GPU.
         g.seed = seed ? *seed : course::seed_from_env_or_entropy();
         std::cout << "CPU-only checks; seed: " << g.seed << std::endl;
-        if (!report_path.empty()) g.report = std::make_unique<std::ofstream>(report_path, std::ios::trunc);
         doctest_args.push_back("--test-suite=cpu");
         context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
-        return context.run();
+        const int rc = context.run();
+        emit({{"event", "done"}});
+        return rc;
     }
     const course::GpuCheck gpu = course::check_gpu();
     if (gpu.status != course::GpuStatus::Ready) {
@@ -233,8 +284,11 @@ int main(int argc, char** argv) {
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed << "  (rerun with --seed " << g.seed << " to reproduce)" << std::endl;
-    if (!report_path.empty()) g.report = std::make_unique<std::ofstream>(report_path, std::ios::trunc);
 
     context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
-    return context.run();
+    const int rc = context.run();
+    emit({{"event", "done"}});  // the run reached its end: records missing before this one are the lab's doing
+    if (g.report_fd >= 0) ::close(g.report_fd);  // nothing after this point can add a record
+    g.report_fd = -1;
+    return rc;
 }

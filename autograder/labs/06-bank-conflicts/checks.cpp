@@ -4,7 +4,7 @@
 // judged by the shape of its own measured curve: ratios T(s) / T(1) of its medians, so no absolute
 // figure of any particular GPU enters. The detector is run against mystery strides drawn from this
 // run's seed, which the student's code never sees. The curve is written to lab06_strides.csv and
-// lab06_strides.svg in the working folder (build/grading) for the student to look at.
+// lab06_strides.svg in the artifacts folder (build/grading) for the student to look at.
 #include <doctest/doctest.h>
 
 #include "baselines.cuh"
@@ -47,8 +47,8 @@ constexpr double kMinSlowdownDouble16 = 6.0;  // min(T(16), T(32)) / T(1), 8-byt
 constexpr double kOddTolerance = 0.15;        // |T(odd) / T(1) - 1|, both word sizes: 5x margin above 0.03
 constexpr double kTinyLaunchMs = 0.01;        // a stride-1 launch this short is launch overhead, not loads
 constexpr int kModelStrides = 128;            // the model is checked for strides 1..128
-constexpr const char* kCsvPath = "lab06_strides.csv";
-constexpr const char* kSvgPath = "lab06_strides.svg";
+std::string csv_path() { return grading::artifact_path("lab06_strides.csv"); }
+std::string svg_path() { return grading::artifact_path("lab06_strides.svg"); }
 
 // The grader's own model. A warp's request is served in passes of 128 bytes (32 banks x 4 bytes),
 // that is 128 / word_bytes lanes a pass; within a pass of L lanes, lanes l and l' share a bank iff
@@ -220,19 +220,18 @@ void write_report_files() {
         for (int s = 1; s <= lab06::kMaxStride; ++s)
             points.push_back({s, word_bytes, c.ms[s - 1], c.slowdown(s), model_ways(s, word_bytes)});
     std::string error;
-    if (!lab06::report::write_csv(points, kCsvPath) || !lab06::report::write_svg(points, kSvgPath)) {
-        grading::note("could not write " + std::string(kCsvPath) + " or " + kSvgPath + " in " +
-                      std::filesystem::current_path().string());
+    if (!lab06::report::write_csv(points, csv_path()) || !lab06::report::write_svg(points, svg_path())) {
+        grading::note("could not write " + csv_path() + " or " + svg_path());
         return;
     }
-    const auto back = lab06::report::read_csv(kCsvPath, error);
+    const auto back = lab06::report::read_csv(csv_path(), error);
     if (!error.empty() || back.size() != points.size()) {
         grading::note("the curve file does not read back: " + (error.empty() ? "row count differs" : error));
         return;
     }
     grading::note("curve (" + std::to_string(points.size()) + " rows) written to " +
-                  std::filesystem::absolute(kCsvPath).string() + " and plotted in " +
-                  std::filesystem::absolute(kSvgPath).string());
+                  std::filesystem::absolute(csv_path()).string() + " and plotted in " +
+                  std::filesystem::absolute(svg_path()).string());
 }
 
 void check_curve(int word_bytes) {

@@ -1,32 +1,51 @@
 // Known-wrong Lab 01: the sum is right, but the kernel keeps a block counter in out[1], memory
 // that belongs to somebody else. Expected: out_of_bounds_write.
-#include "sum_reduction.cuh"
+//
+// Region-overlay form: the reference solution's kernel with one added line (the bug); the launch
+// region is the reference solution's. The original was the basic tier (one element per thread),
+// which was also too slow; out_of_bounds_write outranks too_slow and wrong_result, and the first
+// call (n = 1) already writes out[1], one float past *out inside the guard zone, as before.
 
-#include "cuda_check.hpp"
+// BEGIN STUDENT REGION block_sum_kernel
+    // Top tier: a grid-stride loop where each thread sums many elements in registers, four
+    // independent 16-byte loads in flight per iteration; then a warp-shuffle tree inside each
+    // warp, and shared memory only for the one partial per warp.
+    constexpr int kWarps = kBlockSize / 32;
+    __shared__ float warp_partial[kWarps];  // (warps of the block)
 
-namespace lab01 {
+    const std::size_t tid = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+    float sum = 0.0f;
 
-__global__ void block_sum_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
-    __shared__ float partial[kBlockSize];
-    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-    partial[threadIdx.x] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
-        __syncthreads();
+    std::size_t scalar_from = 0;
+    if ((reinterpret_cast<std::uintptr_t>(in) & 15) == 0) {  // float4 needs 16-byte alignment
+        const float4* in4 = reinterpret_cast<const float4*>(in);
+        const std::size_t n4 = n / 4;
+        std::size_t i = tid;
+        for (; i + 3 * threads < n4; i += 4 * threads) {
+            // Issue all four loads before using any, so four memory requests overlap.
+            const float4 a = in4[i], b = in4[i + threads], c = in4[i + 2 * threads], d = in4[i + 3 * threads];
+            sum += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)) + ((c.x + c.y) + (c.z + c.w)) +
+                   ((d.x + d.y) + (d.z + d.w));
+        }
+        for (; i < n4; i += threads) {
+            const float4 a = in4[i];
+            sum += (a.x + a.y) + (a.z + a.w);
+        }
+        scalar_from = n4 * 4;
     }
-    if (threadIdx.x == 0) {
-        atomicAdd(out, partial[0]);
-        atomicAdd(out + 1, 1.0f);  // BUG: out holds one float
+    for (std::size_t i = scalar_from + tid; i < n; i += threads) sum += in[i];  // the tail (< 4 elements)
+
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (lane == 0) warp_partial[warp] = sum;
+    __syncthreads();  // every warp's partial is in shared memory before warp 0 reads them
+    if (warp == 0) {
+        sum = lane < kWarps ? warp_partial[lane] : 0.0f;
+        for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+        if (lane == 0) {
+            atomicAdd(out, sum);
+            atomicAdd(out + 1, 1.0f);  // BUG: out holds one float
+        }
     }
-}
-
-void sum_reduce(const float* in, float* out, std::size_t n) {
-    CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float)));
-    block_sum_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&block_sum_kernel); }
-
-}  // namespace lab01
+// END STUDENT REGION

@@ -1,27 +1,11 @@
 // Known-wrong Lab 02: the grid is n / kBlockSize blocks, rounded down, so the elements past the
 // last full block are never looked at (and for n < kBlockSize no block runs at all).
 // Expected: wrong_result, with the tail hint.
-#include "max_reduce.cuh"
+//
+// Region-overlay form: the basic tier (one element per thread) in the kernel and launch regions,
+// as this variant always was; atomic_max_float is the reference solution's (the same code).
 
-#include "cuda_check.hpp"
-
-#include <cmath>
-
-namespace lab02 {
-
-__device__ __forceinline__ float max_or_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
-
-__device__ void atomic_max_float(float* address, float value) {
-    if (isnan(value)) value = __int_as_float(0x7fffffff);
-    if (__float_as_int(value) >= 0)
-        atomicMax(reinterpret_cast<int*>(address), __float_as_int(value));
-    else
-        atomicMin(reinterpret_cast<unsigned*>(address), __float_as_uint(value));
-}
-
-__global__ void set_identity_kernel(float* out) { *out = -INFINITY; }
-
-__global__ void block_max_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+// BEGIN STUDENT REGION block_max_kernel
     __shared__ float partial[kBlockSize];
     const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     partial[threadIdx.x] = i < n ? in[i] : -INFINITY;
@@ -31,16 +15,11 @@ __global__ void block_max_kernel(const float* __restrict__ in, float* __restrict
         __syncthreads();
     }
     if (threadIdx.x == 0) atomic_max_float(out, partial[0]);
-}
+// END STUDENT REGION
 
-void max_reduce(const float* in, float* out, std::size_t n) {
+// BEGIN STUDENT REGION launch
     set_identity_kernel<<<1, 1>>>(out);
     CUDA_CHECK_LAUNCH();
     const unsigned blocks = static_cast<unsigned>(n / kBlockSize);  // BUG: rounds down
     if (blocks > 0) block_max_kernel<<<blocks, kBlockSize>>>(in, out, n);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&block_max_kernel); }
-
-}  // namespace lab02
+// END STUDENT REGION

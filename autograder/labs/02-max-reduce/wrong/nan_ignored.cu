@@ -1,25 +1,12 @@
 // Known-wrong Lab 02: the tree combines with fmaxf, which returns the other operand when one is
 // NaN. Right on every input without NaN, but the lab's policy says any NaN makes the result NaN.
 // Expected: wrong_result (the NaN-policy check).
-#include "max_reduce.cuh"
+//
+// Region-overlay form: this variant's basic-tier kernel and launch, unchanged; atomic_max_float is
+// the reference solution's (the same code). The skeleton's max_or_nan is present but unused, as
+// the original did not define it.
 
-#include "cuda_check.hpp"
-
-#include <cmath>
-
-namespace lab02 {
-
-__device__ void atomic_max_float(float* address, float value) {
-    if (isnan(value)) value = __int_as_float(0x7fffffff);
-    if (__float_as_int(value) >= 0)
-        atomicMax(reinterpret_cast<int*>(address), __float_as_int(value));
-    else
-        atomicMin(reinterpret_cast<unsigned*>(address), __float_as_uint(value));
-}
-
-__global__ void set_identity_kernel(float* out) { *out = -INFINITY; }
-
-__global__ void block_max_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+// BEGIN STUDENT REGION block_max_kernel
     __shared__ float partial[kBlockSize];
     const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     partial[threadIdx.x] = i < n ? in[i] : -INFINITY;
@@ -29,15 +16,10 @@ __global__ void block_max_kernel(const float* __restrict__ in, float* __restrict
         __syncthreads();
     }
     if (threadIdx.x == 0) atomic_max_float(out, partial[0]);
-}
+// END STUDENT REGION
 
-void max_reduce(const float* in, float* out, std::size_t n) {
+// BEGIN STUDENT REGION launch
     set_identity_kernel<<<1, 1>>>(out);
     CUDA_CHECK_LAUNCH();
     block_max_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&block_max_kernel); }
-
-}  // namespace lab02
+// END STUDENT REGION

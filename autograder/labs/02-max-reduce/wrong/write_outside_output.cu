@@ -1,45 +1,27 @@
-// Known-wrong Lab 02: the maximum is right, but the identity kernel is launched with two threads
-// and each writes out[threadIdx.x] = -INFINITY: out[1] belongs to somebody else.
-// Expected: out_of_bounds_write.
-#include "max_reduce.cuh"
+// Known-wrong Lab 02: the maximum is right, but the identity is also written to out[1], which
+// belongs to somebody else. Expected: out_of_bounds_write.
+//
+// Region-overlay form: only the launch region is given, the reference solution's with one added
+// line (the bug); kernel and atomic_max_float are the reference solution's. The original launched
+// a modified set_identity_kernel (out[threadIdx.x] = -INFINITY) with two threads around the basic
+// tier; set_identity_kernel now lies outside the regions, so the same stray write, -INFINITY into
+// out[1] before block_max_kernel runs, comes from a second launch of it on out + 1. The class
+// holds: the first call (n = 1) writes one float past *out, inside the guard zone, and
+// out_of_bounds_write outranks every other failure this variant could show.
 
-#include "cuda_check.hpp"
-
-#include <cmath>
-
-namespace lab02 {
-
-__device__ __forceinline__ float max_or_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
-
-__device__ void atomic_max_float(float* address, float value) {
-    if (isnan(value)) value = __int_as_float(0x7fffffff);
-    if (__float_as_int(value) >= 0)
-        atomicMax(reinterpret_cast<int*>(address), __float_as_int(value));
-    else
-        atomicMin(reinterpret_cast<unsigned*>(address), __float_as_uint(value));
-}
-
-__global__ void set_identity_kernel(float* out) { out[threadIdx.x] = -INFINITY; }
-
-__global__ void block_max_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
-    __shared__ float partial[kBlockSize];
-    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-    partial[threadIdx.x] = i < n ? in[i] : -INFINITY;
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) partial[threadIdx.x] = max_or_nan(partial[threadIdx.x], partial[threadIdx.x + stride]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) atomic_max_float(out, partial[0]);
-}
-
-void max_reduce(const float* in, float* out, std::size_t n) {
-    set_identity_kernel<<<1, 2>>>(out);  // BUG: out holds one float
+// BEGIN STUDENT REGION launch
+    // Enough blocks to fill every SM several times over, no more: each thread then loops over
+    // many elements, and only a few hundred atomics reach *out.
+    static const int max_blocks = [] {
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        return 8 * sms;
+    }();
+    const std::size_t wanted = course::ceil_div(n, std::size_t(kBlockSize) * 16);  // >= 16 elements a thread
+    const unsigned grid = static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(wanted, 1), max_blocks));
+    set_identity_kernel<<<1, 1>>>(out);  // stream order: *out is -INFINITY before any block combines into it
+    set_identity_kernel<<<1, 1>>>(out + 1);  // BUG: out holds one float
     CUDA_CHECK_LAUNCH();
-    block_max_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&block_max_kernel); }
-
-}  // namespace lab02
+    block_max_kernel<<<grid, kBlockSize>>>(in, out, n);
+// END STUDENT REGION

@@ -2,18 +2,23 @@
 // per element of C, both barriers, zeros for partial tiles) and nothing more. Every value read from
 // shared memory feeds a single FMA, so shared memory, not the FMA units, sets the pace: about 8 TFLOP/s
 // on an H100, only 1.5x the naive kernel that L1 and L2 rescue. Expected: too_slow.
-#include "tiled_matmul.cuh"
+//
+// Region-overlay form: this variant's basic-tier kernel and launch, unchanged. The skeleton
+// declares the kernel with __launch_bounds__(kThreads, kMinBlocksPerSm); the original had no launch
+// bounds, and a real bound changes the code: with (256, 1), ptxas gives the kernel 10 to 16 more
+// registers than the original's 31-32, so another schedule and a lower occupancy. So the
+// configuration region sets both to 0, for which nvcc emits no bound at all: the kernel's machine
+// code is byte-for-byte the original's.
 
-#include "cuda_check.hpp"
+// BEGIN STUDENT REGION configuration
+constexpr int kTile = 16;                // edge of the square tiles of A, B and C
+// No launch bound, as the original kernel had none: for __launch_bounds__(0, 0) nvcc emits no
+// .maxntid / .minnctapersm, so the kernel compiles to the same machine code as the original.
+constexpr int kThreads = 0;
+constexpr int kMinBlocksPerSm = 0;
+// END STUDENT REGION
 
-#include <cstddef>
-
-namespace lab03 {
-
-constexpr int kTile = 16;
-
-__global__ void tiled_matmul_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-                                    int M, int N, int K) {
+// BEGIN STUDENT REGION tiled_matmul_kernel
     __shared__ float As[kTile][kTile];
     __shared__ float Bs[kTile][kTile];
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -24,20 +29,16 @@ __global__ void tiled_matmul_kernel(const float* __restrict__ A, const float* __
         As[ty][tx] = row < M && ka < K ? A[std::size_t(row) * K + ka] : 0.0f;
         Bs[ty][tx] = kb < K && col < N ? B[std::size_t(kb) * N + col] : 0.0f;
         __syncthreads();
+        // BUG: (too slow) each value read from shared memory feeds a single FMA: no register blocking
         for (int k = 0; k < kTile; ++k) acc = fmaf(As[ty][k], Bs[k][tx], acc);
         __syncthreads();
     }
     if (row < M && col < N) C[std::size_t(row) * N + col] = acc;
-}
+// END STUDENT REGION
 
-void tiled_matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+// BEGIN STUDENT REGION launch
     const dim3 block(kTile, kTile);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(N, kTile)),   // blocks across C
                     static_cast<unsigned>(course::ceil_div(M, kTile)));  // blocks down C
     tiled_matmul_kernel<<<grid, block>>>(A, B, C, M, N, K);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&tiled_matmul_kernel); }
-
-}  // namespace lab03
+// END STUDENT REGION

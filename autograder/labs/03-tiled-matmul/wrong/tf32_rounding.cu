@@ -2,21 +2,27 @@
 // when staging them in shared memory. Exact on the small integers of the exact check, but products of
 // random floats are off by about 2^-11 relative, far above the FP32 rounding bound at the small sizes.
 // Expected: wrong_result, with the reduced-precision hint.
-#include "tiled_matmul.cuh"
+//
+// Region-overlay form: this variant's basic-tier kernel and launch, unchanged. Its __device__
+// helper to_tf32 moves into the namespace-scope configuration region. The skeleton declares the
+// kernel with __launch_bounds__(kThreads, kMinBlocksPerSm); the original had no launch bounds, and
+// a real bound changes the code: with (256, 1), ptxas gives the kernel 10 to 16 more registers than
+// the original's 31-32, so another schedule and a lower occupancy. So the configuration region sets
+// both to 0, for which nvcc emits no bound at all: the kernel's machine code is byte-for-byte the
+// original's.
 
-#include "cuda_check.hpp"
-
-#include <cstddef>
-
-namespace lab03 {
-
-constexpr int kTile = 16;
+// BEGIN STUDENT REGION configuration
+constexpr int kTile = 16;                // edge of the square tiles of A, B and C
+// No launch bound, as the original kernel had none: for __launch_bounds__(0, 0) nvcc emits no
+// .maxntid / .minnctapersm, so the kernel compiles to the same machine code as the original.
+constexpr int kThreads = 0;
+constexpr int kMinBlocksPerSm = 0;
 
 // Round to nearest (ties away from zero) at 10 mantissa bits, like cvt.rna.tf32.f32.
 __device__ float to_tf32(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xFFFFE000u); }
+// END STUDENT REGION
 
-__global__ void tiled_matmul_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-                                    int M, int N, int K) {
+// BEGIN STUDENT REGION tiled_matmul_kernel
     __shared__ float As[kTile][kTile];
     __shared__ float Bs[kTile][kTile];
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -31,16 +37,11 @@ __global__ void tiled_matmul_kernel(const float* __restrict__ A, const float* __
         __syncthreads();
     }
     if (row < M && col < N) C[std::size_t(row) * N + col] = acc;
-}
+// END STUDENT REGION
 
-void tiled_matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+// BEGIN STUDENT REGION launch
     const dim3 block(kTile, kTile);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(N, kTile)),   // blocks across C
                     static_cast<unsigned>(course::ceil_div(M, kTile)));  // blocks down C
     tiled_matmul_kernel<<<grid, block>>>(A, B, C, M, N, K);
-    CUDA_CHECK_LAUNCH();
-}
-
-const void* graded_kernel() { return reinterpret_cast<const void*>(&tiled_matmul_kernel); }
-
-}  // namespace lab03
+// END STUDENT REGION

@@ -2,14 +2,12 @@
 // on the word the previous load returned. Every load waits for the one before, so the time is the
 // load latency, which a 32-way conflict raises only about 3x on an H100 (30 to 91 cycles), not the
 // 27x a throughput test shows. The curve is too flat. Expected: wrong_result.
-#include "reference_parts.cuh"
+//
+// Region-overlay form: the kernel and launch regions (the skeleton checks the arguments before the
+// launch region and calls CUDA_CHECK_LAUNCH after it); the model and the detector are the reference
+// solution's.
 
-namespace lab06 {
-
-int conflict_ways(int stride, int word_bytes) { return reference::conflict_ways(stride, word_bytes); }
-
-template <class Word>
-__global__ void strided_load_kernel(int stride, float* __restrict__ sink) {
+// BEGIN STUDENT REGION strided_load_kernel
     constexpr int kWords = kBanks * kMaxStride;
     constexpr int kChain = 4096;
     __shared__ Word words[kWords];
@@ -25,25 +23,11 @@ __global__ void strided_load_kernel(int stride, float* __restrict__ sink) {
         index = first + static_cast<int>(w);  // BUG: the next load waits for this one (latency, not throughput)
     }
     if (sum < Word(0)) *sink = static_cast<float>(sum);
-}
+// END STUDENT REGION
 
-void strided_loads(int stride, int word_bytes, float* sink) {
-    reference::check_arguments(stride, word_bytes);
+// BEGIN STUDENT REGION launch
     if (word_bytes == 8)
         strided_load_kernel<double><<<1, 32>>>(stride, sink);  // BUG: one warp leaves the banks idle
     else
         strided_load_kernel<float><<<1, 32>>>(stride, sink);
-    CUDA_CHECK_LAUNCH();
-}
-
-int detect_conflict_ways(const std::function<void()>& run_mystery, const std::function<void(int)>& run_known,
-                         int word_bytes) {
-    return reference::detect_conflict_ways(run_mystery, run_known, word_bytes);
-}
-
-const void* graded_kernel(int word_bytes) {
-    if (word_bytes == 8) return reinterpret_cast<const void*>(&strided_load_kernel<double>);
-    return reinterpret_cast<const void*>(&strided_load_kernel<float>);
-}
-
-}  // namespace lab06
+// END STUDENT REGION

@@ -1,14 +1,16 @@
 // Known-wrong Lab 06: the "microbenchmark" never touches shared memory. It asks the model how many
 // ways the stride has and spins that many times as long on register arithmetic, so its curve is the
 // model's, exactly, and passes every timing check. Expected: technique_not_used.
-#include "reference_parts.cuh"
+//
+// Region-overlay form: the kernel and launch regions. The original kernel named its first parameter
+// `ways`; the skeleton names it `stride`, so the kernel region copies it into `ways` (the launch
+// passes the conflict degree there, as before). The launch asks this file's conflict_ways (the
+// reference solution's region: the same model the original took from the former
+// reference_parts.cuh) and uses the reference's 8 blocks per SM, read once into a static; the
+// skeleton checks the arguments first.
 
-namespace lab06 {
-
-int conflict_ways(int stride, int word_bytes) { return reference::conflict_ways(stride, word_bytes); }
-
-template <class Word>
-__global__ void strided_load_kernel(int ways, float* __restrict__ sink) {
+// BEGIN STUDENT REGION strided_load_kernel
+    const int ways = stride;  // the launch below passes the conflict degree, not the stride
     constexpr int kSpinPerWay = 1024;  // ~0.04 ms a way on an H100
     float x0 = threadIdx.x, x1 = x0 + 1.0f, x2 = x0 + 2.0f, x3 = x0 + 3.0f;
     for (int it = 0; it < ways * kSpinPerWay; ++it) {  // BUG: simulates the conflict instead of measuring it
@@ -19,26 +21,18 @@ __global__ void strided_load_kernel(int ways, float* __restrict__ sink) {
     }
     const float total = (x0 + x1) + (x2 + x3);
     if (total < 0.0f) *sink = total;  // never: the values stay positive
-}
+// END STUDENT REGION
 
-void strided_loads(int stride, int word_bytes, float* sink) {
-    reference::check_arguments(stride, word_bytes);
-    const int ways = reference::conflict_ways(stride, word_bytes);
+// BEGIN STUDENT REGION launch
+    const int ways = conflict_ways(stride, word_bytes);
+    static const unsigned blocks = [] {
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        return 8u * static_cast<unsigned>(sms);
+    }();
     if (word_bytes == 8)
-        strided_load_kernel<double><<<reference::throughput_blocks(), kBlockSize>>>(ways, sink);
+        strided_load_kernel<double><<<blocks, kBlockSize>>>(ways, sink);
     else
-        strided_load_kernel<float><<<reference::throughput_blocks(), kBlockSize>>>(ways, sink);
-    CUDA_CHECK_LAUNCH();
-}
-
-int detect_conflict_ways(const std::function<void()>& run_mystery, const std::function<void(int)>& run_known,
-                         int word_bytes) {
-    return reference::detect_conflict_ways(run_mystery, run_known, word_bytes);
-}
-
-const void* graded_kernel(int word_bytes) {
-    if (word_bytes == 8) return reinterpret_cast<const void*>(&strided_load_kernel<double>);
-    return reinterpret_cast<const void*>(&strided_load_kernel<float>);
-}
-
-}  // namespace lab06
+        strided_load_kernel<float><<<blocks, kBlockSize>>>(ways, sink);
+// END STUDENT REGION

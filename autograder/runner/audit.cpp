@@ -1,0 +1,265 @@
+// The audit of a lab's object (see audit.hpp).
+#include "audit.hpp"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace grading {
+
+const std::vector<AllowRule>& import_allow_list() {
+    static const std::vector<AllowRule> rules = {
+        // What nvcc's generated code calls to register a file's kernels and launch them with <<<>>>.
+        {R"(__cuda(RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|RegisterManagedVar|)"
+         R"(UnregisterFatBinary|PushCallConfiguration|PopCallConfiguration|GetKernel|LaunchKernel|InitModule))",
+         "nvcc's own glue: registering the file's kernels, and <<<>>> launches"},
+        {"atexit", "nvcc's glue unregisters the file's kernels at exit"},
+        {"_GLOBAL_OFFSET_TABLE_", "the linker's table for position-independent code"},
+        // Kernel launches and kernel attributes.
+        {R"(cuda(LaunchKernel|LaunchKernelExC|LaunchCooperativeKernel|FuncGetAttributes|FuncSetAttribute|)"
+         R"(FuncSetCacheConfig|GetKernel)(_ptsz)?)",
+         "kernel launches (also cooperative launches for grid-wide cooperative_groups) and kernel attributes "
+         "(e.g. more than 48 KB of dynamic shared memory)"},
+        // Device memory.
+        {R"(cuda(Malloc|Free|MallocAsync|FreeAsync|MallocPitch|Memset|MemsetAsync|Memset2D|Memset2DAsync|Memcpy|)"
+         R"(MemcpyAsync|Memcpy2D|Memcpy2DAsync|MemcpyToSymbol|MemcpyToSymbolAsync|MemcpyFromSymbol|)"
+         R"(MemcpyFromSymbolAsync|GetSymbolAddress|GetSymbolSize|MemGetInfo)(_ptds|_ptsz)?)",
+         "device memory: allocate, set, copy, and __constant__ / __device__ symbols"},
+        // Occupancy and device queries.
+        {R"(cuda(OccupancyMaxActiveBlocksPerMultiprocessor|OccupancyMaxActiveBlocksPerMultiprocessorWithFlags|)"
+         R"(OccupancyAvailableDynamicSMemPerBlock|OccupancyMaxPotentialClusterSize|OccupancyMaxActiveClusters|)"
+         R"(GetDevice|GetDeviceCount|DeviceGetAttribute|GetDeviceProperties|GetDeviceProperties_v2|DeviceGetLimit|)"
+         R"(DriverGetVersion|RuntimeGetVersion|DeviceGetCacheConfig|DeviceGetSharedMemConfig))",
+         "occupancy and device queries, to size a grid for the GPU it runs on"},
+        // Errors and waiting for the default stream.
+        {R"(cuda(GetLastError|PeekAtLastError|GetErrorName|GetErrorString|DeviceSynchronize|StreamSynchronize))",
+         "error checks (CUDA_CHECK) and waiting for the GPU"},
+        // Math.
+        {R"((std::)?(a?(sin|cos|tan)h?|atan2|exp|exp2|expm1|log|log2|log10|log1p|pow|sqrt|cbrt|hypot|fabs|floor|ceil|)"
+         R"(trunc|round|lround|llround|rint|lrint|nearbyint|fmod|remainder|remquo|fmin|fmax|fdim|fma|frexp|ldexp|modf|)"
+         R"(scalbn|ilogb|logb|copysign|nextafter|erf|erfc|tgamma|lgamma|abs|labs|llabs)[fl]?(\(.*\))?)",
+         "math functions"},
+        // The C++ runtime: exceptions, function-local statics, new and delete, string and memory helpers.
+        {R"(__cxa_(guard_acquire|guard_release|guard_abort|allocate_exception|free_exception|throw|begin_catch|)"
+         R"(end_catch|rethrow|get_exception_ptr|call_unexpected|pure_virtual|deleted_virtual|bad_cast|bad_typeid|)"
+         R"(throw_bad_array_new_length|atexit)|__dso_handle|__gxx_personality_v0|_Unwind_Resume|__stack_chk_fail|)"
+         R"(__assert_fail|mem(cpy|move|set|cmp)|strlen|strcmp)",
+         "the C++ runtime: exceptions, function-local statics, assert, memcpy and friends"},
+        {R"(operator (new|delete)(\[\])?\(.*\))", "new and delete (std::vector, std::string, std::function)"},
+        {R"((printf|__printf_chk|puts|putchar))",
+         "printing to standard output, for debugging (it carries nothing to the grader)"},
+        {R"(std::(__throw_[a-z_]+|_Function_base::.*|_Rb_tree_(insert_and_rebalance|increment|decrement|)"
+         R"(rebalance_for_erase)|_Hash_bytes|__detail::_Prime_rehash_policy::.*|__detail::_List_node_base::.*)(\(.*\))?.*)",
+         "the standard library's out-of-line helpers for containers and std::function"},
+        {R"(std::(runtime_error|logic_error|invalid_argument|out_of_range|length_error|domain_error|range_error|)"
+         R"(overflow_error|underflow_error|exception|bad_alloc|bad_array_new_length|bad_function_call)::.*)",
+         "standard exceptions (e.g. std::invalid_argument for a bad argument)"},
+        {R"(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::.*)",
+         "std::string (exception messages)"},
+        {R"((typeinfo|typeinfo name|vtable|VTT) for (std::|__cxxabiv1::).*)",
+         "type information of standard types (exceptions, std::function)"},
+    };
+    return rules;
+}
+
+std::string demangle(const std::string& name) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && d ? std::string(d.get()) : name;
+}
+
+std::string refusal_reason(const std::string& s) {
+    struct Reason {
+        const char* pattern;
+        const char* why;
+    };
+    static const std::vector<Reason> reasons = {
+        {R"(.*\b(exit|_exit|_Exit|quick_exit|abort|std::terminate|std::exit|std::quick_exit)\b.*)",
+         "ends the process; a lab returns to the grader"},
+        {R"(.*\b(f?open|open64|openat|creat|fopen64|fdopen|freopen|write|writev|pwrite|fwrite|fputs|fputc|fprintf|)"
+         R"(vfprintf|dprintf|fflush|close|fclose|read|fread|fgets|unlink|rename|mkdir|stdout|stderr|stdin|)"
+         R"(std::basic_(of|if|f)stream|std::basic_filebuf|std::basic_ostream|std::basic_istream|std::cout|std::cerr|)"
+         R"(std::clog|std::ios_base)\b.*)",
+         "file or stream I/O; a lab reads and writes only the device memory it is given (printf to the console is "
+         "allowed for debugging)"},
+        {R"(.*\b(dlopen|dlsym|dlvsym|dlmopen|dladdr|dlclose|dlerror)\b.*)", "loads libraries at run time"},
+        {R"(.*\b(getenv|secure_getenv|setenv|putenv|unsetenv|environ|__environ)\b.*)", "reads or changes the environment"},
+        {R"(.*\bcuda(StreamCreate\w*|StreamDestroy|StreamBeginCapture\w*|StreamEndCapture|Graph\w*|EventCreate\w*|)"
+         R"(EventDestroy|ThreadExchangeStreamCaptureMode|LaunchHostFunc|StreamAddCallback)\b.*)",
+         "creates streams, graphs or events; a lab launches its work on the default stream"},
+        {R"(.*\b(cudaEvent\w+|clock_gettime|gettimeofday|time|clock|times|std::chrono::.*now|__rdtsc|rdtsc|rdtscp)\b.*)",
+         "reads a timer; the grader times the lab"},
+        {R"(.*\b(cub::|cublas|thrust::|cusparse|cufft|curand|cudnn).*)",
+         "a device-wide library call; the lab is to write the kernel itself"},
+        {R"(.*\b(fork|vfork|execv\w*|execl\w*|system|popen|posix_spawn\w*|clone|pthread_create|std::thread|)"
+         R"(setsid|setpgid|daemon)\b.*)",
+         "starts a process or a thread"},
+        {R"(.*\b(kill|raise|signal|sigaction|alarm|setitimer)\b.*)", "sends or handles signals"},
+        {R"(.*\b(mmap|munmap|mprotect|syscall|ptrace|prctl|ioctl)\b.*)", "a raw system facility"},
+        {R"(lab\d\d::.*)", "is another part of the lab's namespace that the lab's file does not define (the grader's own "
+                          "code, such as its baselines, is not for a lab to call)"},
+        {R"(course::.*)", "a course helper that this lab may not use"},
+    };
+    for (const auto& r : reasons)
+        if (std::regex_match(s, std::regex(r.pattern))) return r.why;
+    return "not on the course's allow-list of calls (kernel launches, device memory, occupancy and device queries, "
+           "math, the C++ runtime)";
+}
+
+namespace {
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+// The outermost namespace a mangled C++ name belongs to ("std", "lab01", "course", ...), read off the
+// Itanium mangling: "" for a C name or a name at global scope. Special names (vtable, typeinfo, guard
+// variable) and local entities are traced to the name they belong to.
+std::string top_namespace(const std::string& m) {
+    if (!starts_with(m, "_Z")) return "";
+    std::size_t i = 2;
+    for (const char* special : {"TV", "TI", "TS", "TT", "GV"})
+        if (m.compare(i, 2, special) == 0) {
+            i += 2;
+            break;
+        }
+    if (i < m.size() && m[i] == 'Z') ++i;  // a local entity: the enclosing function's name follows
+    if (i < m.size() && m[i] == 'N') {
+        ++i;
+        while (i < m.size() && (m[i] == 'r' || m[i] == 'V' || m[i] == 'K')) ++i;
+        if (i < m.size() && (m[i] == 'R' || m[i] == 'O')) ++i;
+    }
+    if (m.compare(i, 2, "St") == 0) return "std";
+    if (i + 1 < m.size() && m[i] == 'S' && std::islower(static_cast<unsigned char>(m[i + 1]))) return "std";
+    std::size_t len = 0, j = i;
+    while (j < m.size() && std::isdigit(static_cast<unsigned char>(m[j]))) len = len * 10 + (m[j++] - '0');
+    if (j == i || j + len > m.size()) return "";
+    return m.substr(j, len);
+}
+
+// A weak definition of inline library code every object may carry (its copy of an inline function or
+// a template instance); the linker keeps one copy of identical code, so it replaces nothing.
+bool library_weak_definition(const ObjectSymbol& s) {
+    if (s.name == "DW.ref.__gxx_personality_v0") return true;
+    const std::string ns = top_namespace(s.name);
+    for (const char* allowed : {"std", "__gnu_cxx", "course", "cooperative_groups", "cuda", "__cxxabiv1"})
+        if (ns == allowed) return true;
+    return false;
+}
+}  // namespace
+
+bool is_device_function_stub(const HostFunction& f, const std::string& lab_id) {
+    if (top_namespace(f.name) != "lab" + lab_id || f.mnemonics.size() > 12) return false;
+    return !f.relocations.empty() &&
+           std::all_of(f.relocations.begin(), f.relocations.end(), [](const std::string& r) { return r == "exit"; });
+}
+
+AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
+                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code) {
+    AuditFinding f;
+    const std::string stub = "__device_stub__Z";
+    std::vector<std::regex> allowed;
+    for (const auto& r : import_allow_list()) allowed.emplace_back(r.pattern);
+    for (const auto& p : extra_allowed) allowed.emplace_back(p);
+    std::set<std::string> seen;
+    auto add = [&](const std::string& line) {
+        if (!seen.insert(line).second) return;
+        if (f.message.empty()) f.message = line;
+        f.all.push_back(line);
+    };
+    // exit() is imported by nvcc's host stand-ins of __device__ functions (never called: the function runs
+    // on the GPU); any other host code that refers to it is the lab's own call.
+    bool exit_only_in_stubs = true;
+    for (const auto& fn : host_code)
+        if (std::find(fn.relocations.begin(), fn.relocations.end(), "exit") != fn.relocations.end() &&
+            !is_device_function_stub(fn, lab_id))
+            exit_only_in_stubs = false;
+    for (const auto& s : symbols) {
+        const std::string d = demangle(s.name);
+        if (s.undefined()) {
+            if (s.name == "exit" && exit_only_in_stubs && !host_code.empty()) continue;
+            const bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const std::regex& r) {
+                return std::regex_match(d, r) || std::regex_match(s.name, r);
+            });
+            if (!ok) add("calls " + d + ": " + refusal_reason(d));
+            continue;
+        }
+        if (top_namespace(s.name) == "lab" + lab_id) continue;
+        // nvcc's host stub of a kernel: __device_stub__Z[N]5labNN... names the kernel it launches.
+        if (const auto at = s.name.find(stub); at != std::string::npos) {
+            std::string rest = s.name.substr(at + stub.size());
+            if (starts_with(rest, "N")) rest = rest.substr(1);
+            if (starts_with(rest, "5lab" + lab_id)) continue;
+        }
+        if (s.weak() && library_weak_definition(s)) continue;
+        add("defines " + d + ", outside namespace lab" + lab_id +
+            ": a lab may define only its own namespace, never a symbol of the grader, the CUDA runtime or the C "
+            "library");
+    }
+    for (const auto& fn : host_code)
+        for (const auto& m : fn.mnemonics) {
+            if (m == "syscall" || m == "sysenter" || m == "int80")
+                add("host code (" + demangle(fn.name) + ") holds a raw system call: a lab makes no system calls");
+            else if (m == "rdtsc" || m == "rdtscp" || m == "rdpid")
+                add("host code (" + demangle(fn.name) + ") reads the time-stamp counter: the grader times the lab");
+        }
+    return f;
+}
+
+std::vector<ObjectSymbol> parse_nm_posix(const std::string& text) {
+    std::vector<ObjectSymbol> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string name, type;
+        if (!(words >> name >> type) || type.size() != 1) continue;
+        if (name.back() == ':') continue;  // "file.o:" headers of archives
+        out.push_back({name, type[0]});
+    }
+    return out;
+}
+
+std::vector<HostFunction> parse_objdump(const std::string& text) {
+    // "0000000000000210 <name>:" starts a function; "  21c:\tmov ..." is an instruction;
+    // "\t\t\t221: R_X86_64_PLT32\texit-0x4" a relocation in the instruction before it.
+    std::vector<HostFunction> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto lt = line.find(" <");
+        if (lt != std::string::npos && line.size() > 2 && line.compare(line.size() - 2, 2, ">:") == 0 &&
+            std::isxdigit(static_cast<unsigned char>(line[0]))) {
+            out.push_back({line.substr(lt + 2, line.size() - lt - 4), {}, {}});
+            continue;
+        }
+        if (out.empty()) out.push_back({"", {}, {}});  // code before any label
+        const auto r = line.find(": R_");
+        if (r != std::string::npos) {
+            const auto tab = line.find('\t', r);
+            if (tab == std::string::npos) continue;
+            std::string target = line.substr(tab + 1);
+            const auto off = target.find_first_of("+-");
+            if (off != std::string::npos && off > 0) target = target.substr(0, off);
+            out.back().relocations.push_back(target);
+            continue;
+        }
+        const auto colon = line.find(":\t");
+        if (colon == std::string::npos) continue;
+        std::istringstream words(line.substr(colon + 2));
+        std::string m, operand;
+        words >> m;
+        if (m.empty()) continue;
+        if (m == "int") {
+            words >> operand;
+            if (operand == "$0x80") m = "int80";
+        }
+        out.back().mnemonics.push_back(m);
+    }
+    return out;
+}
+
+}  // namespace grading

@@ -1,0 +1,75 @@
+/// @file audit.hpp
+/// @brief The audit of a lab's compiled code before it runs: what it defines and what it imports.
+///
+/// The lab's graded file is compiled as an object of its own and its symbol table read. It may define
+/// only its lab's namespace (`labNN::`), plus the weak copies of inline library code every C++ object
+/// carries; so it cannot replace a grader symbol, a CUDA runtime call or the C library. It may import
+/// only what the allow-list names: kernel launches, device memory, occupancy and device queries, errors,
+/// math and the C++ runtime. Everything else (exit, file and stream I/O, dlopen, the environment,
+/// streams, graphs, events, timers, CUB device algorithms, cuBLAS, Thrust, processes, threads) is
+/// refused with the reason. Its host code may not hold a raw system call or a time-stamp read.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// @brief One symbol of an object's table.
+struct ObjectSymbol {
+    std::string name;       ///< as in the object (mangled)
+    char type = 'U';        ///< nm's letter: U undefined, T text, D data, W weak, ...
+    /// @brief True for a symbol the object uses but does not define.
+    bool undefined() const { return type == 'U' || type == 'w' || type == 'v'; }
+    /// @brief True for a weak or unique definition (inline functions, template instantiations).
+    bool weak() const { return type == 'W' || type == 'V' || type == 'u'; }
+};
+
+/// @brief An allow-list entry: a full-match regular expression on the demangled name, and why it is there.
+struct AllowRule {
+    std::string pattern;  ///< ECMAScript regular expression, matched against the whole demangled name
+    std::string reason;   ///< what it lets a lab do
+};
+
+/// @brief The course's allow-list of imports, the same for every lab.
+const std::vector<AllowRule>& import_allow_list();
+
+/// @brief The demangled form of @p name (itself when it is not a C++ name).
+std::string demangle(const std::string& name);
+
+/// @brief Why @p demangled is refused, in the words a student needs ("file or stream I/O", ...).
+std::string refusal_reason(const std::string& demangled);
+
+/// @brief The audit's finding: empty when the object may run.
+struct AuditFinding {
+    std::string message;             ///< the first problem ("" when none)
+    std::vector<std::string> all;    ///< every problem, one line each
+};
+
+/// @brief One function of the object's host code, as the disassembler shows it.
+struct HostFunction {
+    std::string name;                      ///< its symbol (mangled)
+    std::vector<std::string> mnemonics;    ///< its instructions, in order ("mov", "call", "syscall", ...)
+    std::vector<std::string> relocations;  ///< the symbols its code refers to, in order
+};
+
+/// @brief True for nvcc's host stand-in of a `__device__` function of lab @p lab_id: a few instructions
+/// that call exit() and nothing else. Only these may import exit.
+bool is_device_function_stub(const HostFunction& f, const std::string& lab_id);
+
+/// @brief Audits the symbols of lab @p lab_id's object.
+/// @param symbols the object's external symbols
+/// @param extra_allowed per-lab additions to the allow-list (full-match patterns on demangled names)
+/// @param host_code the object's host functions: raw system calls and time-stamp reads are refused, and
+///        exit() may be called only from nvcc's stubs of __device__ functions
+AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
+                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code = {});
+
+/// @brief Parses `nm -P -g` output into symbols.
+std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);
+
+/// @brief The functions in `objdump -dr --no-show-raw-insn` output.
+std::vector<HostFunction> parse_objdump(const std::string& text);
+
+}  // namespace grading
