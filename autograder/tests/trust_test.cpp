@@ -1,0 +1,283 @@
+// CPU tests of what makes a verdict trustworthy: the graded file is rebuilt from the course's skeleton,
+// the lab's object is audited, and only a faithful record stream through the grader's channel counts.
+#include <doctest/doctest.h>
+
+#include "audit.hpp"
+#include "process.hpp"
+#include "regions.hpp"
+#include "results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace grading;
+using nlohmann::json;
+
+namespace {
+const std::string kSkeleton = R"(// the course's file
+namespace lab01 {
+// BEGIN STUDENT REGION constants
+constexpr int kTile = 1;
+// END STUDENT REGION
+__global__ void kernel(float* x, int n) {
+    // BEGIN STUDENT REGION kernel
+    // TODO
+    // END STUDENT REGION
+}
+const void* graded_kernel() { return reinterpret_cast<const void*>(&kernel); }
+}  // namespace lab01
+)";
+
+std::string submission(const std::string& constants, const std::string& kernel, const std::string& outside = "") {
+    return "// the course's file\nnamespace lab01 {\n// BEGIN STUDENT REGION constants\n" + constants +
+           "\n// END STUDENT REGION\n__global__ void kernel(float* x, int n) {\n    // BEGIN STUDENT REGION kernel\n" +
+           kernel + "\n    // END STUDENT REGION\n}\nconst void* graded_kernel() { return " +
+           (outside.empty() ? "reinterpret_cast<const void*>(&kernel)" : outside) + "; }\n}  // namespace lab01\n";
+}
+
+Assembly build(const std::string& sub) { return assemble({kSkeleton, "course.cu"}, {sub, "student.cu"}); }
+}  // namespace
+
+TEST_CASE("the graded file is the course's skeleton with the submission's region bodies") {
+    const Assembly a = build(submission("constexpr int kTile = 32;", "    if (threadIdx.x < n) x[threadIdx.x] *= 2;"));
+    REQUIRE(a.refusal == "");
+    CHECK(a.notes.empty());
+    CHECK(a.source.find("constexpr int kTile = 32;") != std::string::npos);
+    CHECK(a.source.find("x[threadIdx.x] *= 2") != std::string::npos);
+    CHECK(a.source.find("#line 8 \"student.cu\"") != std::string::npos);  // errors point at the student's lines
+    CHECK(a.source.find("#line 9 \"course.cu\"") != std::string::npos);  // and back to the course's
+}
+
+TEST_CASE("an edit outside the regions has no effect and is reported") {
+    const Assembly a = build(submission("constexpr int kTile = 32;", "    x[0] = 1;", "reinterpret_cast<const void*>(&decoy)"));
+    REQUIRE(a.refusal == "");
+    CHECK(a.source.find("decoy") == std::string::npos);
+    CHECK(a.source.find("reinterpret_cast<const void*>(&kernel)") != std::string::npos);
+    REQUIRE(a.notes.size() == 1);
+    CHECK(a.notes[0].find("edits outside the student regions have no effect") != std::string::npos);
+}
+
+TEST_CASE("a region that closes its function is refused") {
+    const Assembly a = build(submission("constexpr int kTile = 32;",
+                                        "    x[0] = 1;\n}\nvoid cudaEventElapsedTime_fake() {\n    x[0] = 2;"));
+    CHECK(a.refusal.find("closes one opened outside the region") != std::string::npos);
+    CHECK(a.source.empty());
+    // ... and so is one that closes its namespace, or leaves a brace open.
+    CHECK(build(submission("} namespace lab01 {", "")).refusal.find("closes one opened outside") != std::string::npos);
+    CHECK(build(submission("", "if (n) {")).refusal.find("never closed") != std::string::npos);
+}
+
+TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach outside") {
+    auto function_region = [](const std::string& body) { return check_region_body(body, RegionScope::Function); };
+    auto namespace_region = [](const std::string& body) { return check_region_body(body, RegionScope::Namespace); };
+    CHECK(function_region("#include <cstdio>").find("preprocessor") != std::string::npos);
+    CHECK(function_region("  #define fail(...)").find("preprocessor") != std::string::npos);
+    CHECK(function_region("%:define X 1").find("preprocessor") != std::string::npos);
+    CHECK(function_region("_Pragma(\"x\")").find("_Pragma") != std::string::npos);
+    CHECK(function_region("x[0] = 1; %>").find("digraph") != std::string::npos);
+    CHECK(function_region("int a = 1; \\\n}").find("backslash") != std::string::npos);
+    CHECK(function_region("/* never closed").find("never closed") != std::string::npos);
+    CHECK(function_region("const char* s = \"}").find("never closed") != std::string::npos);
+    CHECK(namespace_region("extern \"C\" int cudaEventElapsedTime(float*, void*, void*) { return 0; }")
+              .find("extern \"C\"") != std::string::npos);
+    CHECK(namespace_region("asm(\".globl exit\");").find("asm") != std::string::npos);
+    // What real kernels need stays allowed.
+    CHECK(function_region("#pragma unroll\nfor (int i = 0; i < 4; ++i) x[i] = 0;") == "");
+    CHECK(function_region("    #pragma unroll 4\n") == "");
+    CHECK(function_region("const char* s = \"} { #\"; char c = '}'; // } in a comment\n/* { */") == "");
+    CHECK(function_region("auto f = [&](int i) { return x[i]; }; int big = 1'000'000;") == "");
+    CHECK(function_region("const char* r = R\"raw(} #define )raw\";") == "");
+    CHECK(namespace_region("__device__ float twice(float v) { return 2 * v; }\nconstexpr int kN = 4;") == "");
+}
+
+TEST_CASE("a missing region is refused; the known-wrong variants take missing ones from the solution") {
+    const std::string without = "// BEGIN STUDENT REGION kernel\n    x[0] = 3;\n// END STUDENT REGION\n";
+    CHECK(build(without).refusal.find("'constants' is missing") != std::string::npos);
+    const SourceText fill{submission("constexpr int kTile = 64;", "    x[0] = 1;"), "solution.cu"};
+    const Assembly a = assemble({kSkeleton, "course.cu"}, {without, "variant.cu"}, &fill);
+    REQUIRE(a.refusal == "");
+    CHECK(a.source.find("kTile = 64") != std::string::npos);
+    CHECK(a.source.find("x[0] = 3;") != std::string::npos);
+}
+
+TEST_CASE("the course's own starters and solutions assemble") {
+    for (const char* lab : {"01-sum-reduction/sum_reduction.cu", "02-max-reduce/max_reduce.cu", "03-tiled-matmul/tiled_matmul.cu",
+                            "04-padded-transpose/transpose.cu", "05-halo-convolution/halo_convolution.cu",
+                            "06-bank-conflicts/stride_detector.cu"}) {
+        auto read = [](const std::string& p) {
+            std::ifstream in(p);
+            REQUIRE_MESSAGE(in, "cannot read " << p);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        const std::string starter = read(std::string(COURSE_SOURCE_DIR) + "/labs/" + lab);
+        CHECK_MESSAGE(assemble({starter, "s"}, {starter, "s"}).refusal == "", lab);
+        const std::string solution = read(std::string(COURSE_SOURCE_DIR) + "/solutions/" + lab);
+        const Assembly a = assemble({starter, "s"}, {solution, "sol"});
+        CHECK_MESSAGE(a.refusal == "", lab << ": " << a.refusal);
+        CHECK_MESSAGE(a.notes.empty(), lab);
+    }
+}
+
+// --- The audit ----------------------------------------------------------------------------------
+
+TEST_CASE("the audit lets a lab launch, use device memory, compute and throw") {
+    const std::vector<ObjectSymbol> syms = {
+        {"_ZN5lab0110sum_reduceEPKfPfm", 'T'},
+        {"_ZN5lab0113graded_kernelEv", 'T'},
+        {"_Z48__device_stub__ZN5lab0116block_sum_kernelEPKfPfmPKfPfm", 'T'},
+        {"_ZN6course9CudaErrorD2Ev", 'W'},
+        {"_ZNSt6vectorIfSaIfEE17_M_realloc_insertIJRKfEEEvN9__gnu_cxx17__normal_iteratorIPfS1_EEDpOT_", 'W'},
+        {"_ZTVN6course9CudaErrorE", 'V'},
+        {"__cudaLaunchKernel", 'U'},   {"cudaMemsetAsync", 'U'},   {"cudaDeviceGetAttribute", 'U'},
+        {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", 'U'},     {"sqrtf", 'U'},
+        {"__cxa_guard_acquire", 'U'},  {"_ZdlPvm", 'U'},           {"_ZTISt13runtime_error", 'U'},
+        {"printf", 'U'},               {"atexit", 'U'},
+    };
+    const AuditFinding f = audit_symbols("01", syms, {});
+    CHECK_MESSAGE(f.message == "", f.message);
+}
+
+TEST_CASE("the audit refuses forbidden imports, each with its reason") {
+    auto refused = [](const std::string& name) { return audit_symbols("01", {{name, 'U'}}, {}).message; };
+    CHECK(refused("fopen").find("file or stream I/O") != std::string::npos);
+    CHECK(refused("write").find("file or stream I/O") != std::string::npos);
+    CHECK(refused("_exit").find("ends the process") != std::string::npos);
+    CHECK(refused("dlopen").find("loads libraries") != std::string::npos);
+    CHECK(refused("getenv").find("environment") != std::string::npos);
+    CHECK(refused("cudaStreamCreateWithFlags").find("streams, graphs or events") != std::string::npos);
+    CHECK(refused("cudaEventElapsedTime").find("timer") != std::string::npos);
+    CHECK(refused("clock_gettime").find("timer") != std::string::npos);
+    CHECK(refused("cublasSgemm_v2").find("library call") != std::string::npos);
+    CHECK(refused("fork").find("process") != std::string::npos);
+    // The grader's own baselines are not for a lab to call, nor course helpers its lab does not allow.
+    CHECK(refused("_ZN5lab018baseline9naive_sumEPKfPfm").find("not for a lab to call") != std::string::npos);
+    CHECK(refused("_ZN6course16time_interleavedERKSt6vectorISt8functionIFvvEESaIS3_EERKNS_12BenchOptionsE") != "");
+    // ... unless the lab's rubric allows it (Lab 06's detector times with the course's timer).
+    CHECK(audit_symbols("06", {{"_ZN6course16time_interleavedERKSt6vectorISt8functionIFvvEESaIS3_EERKNS_12BenchOptionsE", 'U'}},
+                        {R"(course::time_interleaved\(.*\))"})
+              .message == "");
+}
+
+TEST_CASE("the audit refuses a definition outside the lab's namespace") {
+    auto refused = [](const std::string& name, char type) { return audit_symbols("01", {{name, type}}, {}).message; };
+    CHECK(refused("cudaEventElapsedTime", 'T').find("defines cudaEventElapsedTime, outside namespace lab01") == 0);
+    CHECK(refused("_ZN5lab018baseline9naive_sumEPKfPfm", 'T') == "");  // inside lab01: the linker's duplicate check
+    CHECK(refused("_ZN5lab028max_reduceEPKfPfm", 'T').find("outside namespace lab01") != std::string::npos);
+    CHECK(refused("_ZN7grading4failENS_7FailureERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES8_", 'T') != "");
+    CHECK(refused("_ZN6course12uniform_at_fEmm", 'T') != "");  // strong: would replace the course's own
+    CHECK(refused("_ZN6course9CudaErrorD2Ev", 'W') == "");    // weak copy of inline code: replaces nothing
+    CHECK(refused("_Z20__device_stub__ZN5lab026kernelEv", 'T') != "");  // another lab's kernel stub
+}
+
+TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; raw system calls never") {
+    const std::vector<ObjectSymbol> syms = {{"exit", 'U'}};
+    const HostFunction stub{"_ZN5lab0216atomic_max_floatEPff", {"sub", "movl", "mov", "call", "data16"}, {"exit"}};
+    CHECK(audit_symbols("02", syms, {}, {stub}).message == "");
+    const HostFunction launcher{"_ZN5lab0210max_reduceEPKfPfm", {"push", "mov", "call", "call"}, {"cudaMemsetAsync", "exit"}};
+    CHECK(audit_symbols("02", syms, {}, {stub, launcher}).message.find("ends the process") != std::string::npos);
+    const HostFunction raw{"_ZN5lab0210max_reduceEPKfPfm", {"mov", "syscall"}, {}};
+    CHECK(audit_symbols("02", {}, {}, {raw}).message.find("raw system call") != std::string::npos);
+    const auto parsed = parse_objdump("0000000000000210 <_ZN5lab0216atomic_max_floatEPff>:\n 210:\tsub    $0x18,%rsp\n"
+                                      " 220:\tcall   225 <x>\n\t\t\t221: R_X86_64_PLT32\texit-0x4\n"
+                                      "0000000000000230 <_ZN5lab021fEv>:\n 230:\tsyscall\n 232:\tint    $0x80\n");
+    REQUIRE(parsed.size() == 2);
+    CHECK(parsed[0].relocations == std::vector<std::string>{"exit"});
+    CHECK(parsed[1].mnemonics == std::vector<std::string>{"syscall", "int80"});
+    CHECK(parse_nm_posix("exit U\n_ZN5lab011fEv T 0 10\n").size() == 2);
+}
+
+// --- The report channel ---------------------------------------------------------------------------
+
+namespace {
+RubricLab two_checks() {
+    return parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "X", "checks": [
+        {"name": "correct", "points": 3}, {"name": "fast", "points": 2}]}]})"))
+        .labs[0];
+}
+std::vector<json> records(const std::vector<json>& events, const std::string& key = "k") {
+    std::vector<json> out;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        json j = events[i];
+        j["key"] = key;
+        j["seq"] = i;
+        out.push_back(j);
+    }
+    return out;
+}
+json ev(const std::string& e, const std::string& c = "", bool passed = true) {
+    json j = {{"event", e}};
+    if (!c.empty()) j["check"] = c;
+    if (e == "end") j["passed"] = passed, j["class"] = passed ? "pass" : "wrong_result";
+    return j;
+}
+const ProcessOutcome kOk{ProcessOutcome::Kind::Exited, 0, 0, ""};
+}  // namespace
+
+TEST_CASE("a faithful record stream is believed") {
+    const auto r = merge_lab_report(two_checks(), "student",
+                                    records({ev("start", "correct"), ev("end", "correct"), ev("start", "fast"),
+                                             ev("end", "fast", false), ev("done")}),
+                                    {ProcessOutcome::Kind::Exited, 1, 0, ""}, "k");
+    CHECK(r.points() == 3);
+    CHECK(r.checks[1].cls == Failure::WrongResult);
+}
+
+TEST_CASE("forged, duplicate, missing and unexpected records fail the lab as a grader-integrity failure") {
+    const RubricLab lab = two_checks();
+    auto integrity = [&](const std::vector<json>& lines, const ProcessOutcome& o = kOk) {
+        const auto r = merge_lab_report(lab, "student", lines, o, "k");
+        return r.points() == 0 && r.primary_failure() == Failure::GraderIntegrity;
+    };
+    const std::vector<json> good = {ev("start", "correct"), ev("end", "correct"), ev("start", "fast"), ev("end", "fast"),
+                                    ev("done")};
+    CHECK_FALSE(integrity(records(good)));
+    // Forged: the right shape without the key, or a record inserted with a guessed one.
+    CHECK(integrity(records(good, "guess")));
+    auto forged = records(good);
+    forged.insert(forged.begin() + 4, json{{"event", "end"}, {"check", "fast"}, {"passed", true}, {"key", "k"}, {"seq", 4}});
+    CHECK(integrity(forged));
+    // Duplicate: a check reported twice.
+    CHECK(integrity(records({ev("start", "correct"), ev("end", "correct"), ev("start", "correct"), ev("end", "correct"),
+                             ev("start", "fast"), ev("end", "fast"), ev("done")})));
+    // Missing: the program exited on its own before reporting every check.
+    CHECK(integrity(records({ev("start", "correct"), ev("end", "correct"), ev("done")})));
+    CHECK(integrity(records({ev("start", "correct"), ev("end", "correct"), ev("start", "fast"), ev("end", "fast")})));
+    // Unexpected: a check the rubric does not have, or out of the rubric's order.
+    CHECK(integrity(records({ev("start", "correct"), ev("end", "correct"), ev("start", "bonus"), ev("end", "bonus"),
+                             ev("start", "fast"), ev("end", "fast"), ev("done")})));
+    CHECK(integrity(records({ev("start", "fast"), ev("end", "fast"), ev("start", "correct"), ev("end", "correct"),
+                             ev("done")})));
+    // Anything after the last record.
+    auto late = records(good);
+    late.push_back(json{{"event", "end"}, {"check", "fast"}, {"passed", true}, {"key", "k"}, {"seq", 5}});
+    CHECK(integrity(late));
+}
+
+TEST_CASE("a run that crashed keeps what it reported; the rest is charged to the crash") {
+    const auto r = merge_lab_report(two_checks(), "student", records({ev("start", "correct"), ev("end", "correct"),
+                                                                       ev("start", "fast")}),
+                                    {ProcessOutcome::Kind::Signaled, 11, 0, ""}, "k");
+    CHECK(r.checks[0].passed());
+    CHECK(r.checks[1].cls == Failure::Crash);
+}
+
+TEST_CASE("the channel reaches the child on its descriptor with the key; the log does not carry records") {
+    // A shell stands in for a lab program: it writes one line to the channel and one to stdout.
+    const std::string log = std::string(SAMPLE_REPORT_DIR) + "/channel_test.log";
+    std::remove(log.c_str());
+    std::string got;
+    double s = 0;
+    const auto o = run_with_timeout({"/bin/sh", "-c", "echo \"$COURSE_REPORT_KEY\" >&3; echo to-stdout; sleep 30 &"}, 20,
+                                    log, s, "", &got, "secret-key");
+    CHECK(o.kind == ProcessOutcome::Kind::Exited);
+    CHECK(o.code == 0);
+    CHECK(got == "secret-key\n");
+    CHECK(s < 10);  // the background sleep was killed with the group, not waited for
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    CHECK(text == "to-stdout\n");
+}
