@@ -4,7 +4,8 @@
 // through every step, and an atomic maximum for floats built from the integer atomics CUDA has.
 // Check it:  make check-lab02   (in your build folder)   Handout: README.md beside this file.
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "max_reduce.cuh"
 
 #include "cuda_check.hpp"

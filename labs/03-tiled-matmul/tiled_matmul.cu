@@ -6,7 +6,8 @@
 // layout, double buffering and register blocking.
 // Check it:  make check-lab03   (in your build folder)   Handout: README.md beside this file.
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "tiled_matmul.cuh"
 
 #include "cuda_check.hpp"

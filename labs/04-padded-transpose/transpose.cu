@@ -5,7 +5,8 @@
 // tile column hits one bank 32 times over, and how one padding column ([32][33]) removes it.
 // Check it:  make check-lab04   (in your build folder)   Handout: README.md beside this file.
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "transpose.cuh"
 
 #include "cuda_check.hpp"

@@ -7,7 +7,8 @@
 // Check it:  make check-lab06   (in your build folder)   Handout: README.md beside this file.
 // The grading run plots your measured curve in build/grading/lab06_strides.svg (data: .csv).
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "stride_detector.cuh"
 
 #include "cuda_check.hpp"

@@ -4,7 +4,8 @@
 // tree that turns 256 values into 1, and finishing across blocks with one atomicAdd each.
 // Check it:  make check-lab01   (in your build folder)   Handout: README.md beside this file.
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "sum_reduction.cuh"
 
 #include "cuda_check.hpp"

@@ -6,7 +6,8 @@
 // shared memory, so each input pixel comes from global memory about once instead of K * K times.
 // Check it:  make check-lab05   (in your build folder)   Handout: README.md beside this file.
 //
-// Only edit between BEGIN/END STUDENT REGION: the grader compares the rest with the reference.
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
 #include "halo_convolution.cuh"
 
 #include "cuda_check.hpp"
