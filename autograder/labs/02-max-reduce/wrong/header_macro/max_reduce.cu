@@ -1,0 +1,80 @@
+// Cheat, Lab 02 (a whole submission: wrong/header_macro/ holds this file and max_reduce.cuh).
+// This file is the starter, unchanged (its regions are empty); the cheat is in max_reduce.cuh, which
+// the grader's checks include: macros there would rewrite the checks (see the header).
+// Why it fails now: the checks and the lab are compiled against the course's max_reduce.cuh, never
+// the submission's (a note says it differs), so the starter is graded as it is.
+// Expected: wrong_result (the starter's class).
+//
+// Lab 02 — Max reduction in shared memory.
+//
+// Teaches: the identity of a reduction (-INFINITY for max, never 0), a stated NaN policy carried
+// through every step, and an atomic maximum for floats built from the integer atomics CUDA has.
+// Check it:  make check-lab02   (in your build folder)   Handout: README.md beside this file.
+//
+// Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
+// file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").
+#include "max_reduce.cuh"
+
+#include "cuda_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace lab02 {
+
+// The lab's NaN policy in one function: the larger of a and b, and a NaN from either side wins.
+// `a > b` is false when either is NaN, so a NaN in b falls through to `: b`; a NaN in a is caught
+// by isnan(a). (fmaxf would drop the NaN instead.) Use it for every comparison you make.
+__device__ __forceinline__ float max_or_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
+
+// Combines value into *address atomically: afterwards *address holds max_or_nan(old, value).
+// CUDA has atomicMax for int and unsigned but not for float.
+__device__ void atomic_max_float(float* address, float value) {
+    // BEGIN STUDENT REGION atomic_max_float
+    // TODO 1 (~5 lines): combine value into *address with the integer atomics CUDA has. Two facts do
+    //        it: floats with the sign bit clear (+0.0 up to +INFINITY) compare like their bits read as
+    //        int (__float_as_int), and those ints are above every negative float's; negative floats
+    //        compare BACKWARDS when their bits are read as unsigned (__float_as_uint). So pick atomicMax
+    //        on int or atomicMin on unsigned by the sign bit. Turn any NaN into __int_as_float(0x7fffffff)
+    //        first: a NaN whose sign bit is set would otherwise lose to every number.
+    // END STUDENT REGION
+}
+
+// Starts *out at -INFINITY, the identity of max: max(-INFINITY, x) = x for every x, -INFINITY
+// included. (0 is no identity: it would beat every input of an all-negative array.)
+__global__ void set_identity_kernel(float* out) { *out = -INFINITY; }
+
+// One block reduces its part of the input to a single maximum through shared memory;
+// thread 0 then combines it into *out with atomic_max_float.
+__global__ void block_max_kernel(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
+    // BEGIN STUDENT REGION block_max_kernel
+    // TODO 2 (~3 lines): declare `__shared__ float partial[kBlockSize];`, compute this thread's global
+    //        index i, and store in[i] into partial[threadIdx.x]; store -INFINITY, the identity of max,
+    //        when i >= n (not 0: a 0 would beat every element of an all-negative input).
+    // TODO 3 (1 line): a barrier, so every element is in shared memory before anyone reads a neighbour's.
+    // TODO 4 (~5 lines): the halving loop: for stride = blockDim.x / 2 down to 1, threads with
+    //        threadIdx.x < stride store max_or_nan(partial[threadIdx.x], partial[threadIdx.x + stride])
+    //        into partial[threadIdx.x]. A barrier after every step — outside the `if`, so that every
+    //        thread reaches it.
+    // TODO 5 (~2 lines): thread 0 combines partial[0] into *out with atomic_max_float.
+    // END STUDENT REGION
+}
+
+void max_reduce(const float* in, float* out, std::size_t n) {
+    // BEGIN STUDENT REGION launch
+    // TODO 6 (~4 lines): launch set_identity_kernel<<<1, 1>>>(out), so that *out starts at -INFINITY
+    //        (cudaMemsetAsync to 0, as in Lab 01, would start it at 0.0: no identity for max), and check
+    //        it with CUDA_CHECK_LAUNCH(). Then launch block_max_kernel with kBlockSize threads and enough
+    //        blocks to cover all n elements (course::ceil_div).
+    //
+    // Stretch tier (the speed checks need it; see the handout): launch only a few blocks per SM,
+    // let each thread take the maximum of many elements with float4 loads before the tree, and
+    // finish the last 32 values with __shfl_down_sync instead of shared memory and barriers.
+    // END STUDENT REGION
+    CUDA_CHECK_LAUNCH();
+}
+
+const void* graded_kernel() { return reinterpret_cast<const void*>(&block_max_kernel); }
+
+}  // namespace lab02
