@@ -158,7 +158,8 @@ bool is_device_function_stub(const HostFunction& f, const std::string& lab_id) {
 }
 
 AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
-                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code) {
+                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code,
+                           const std::set<std::string>& grader_definitions) {
     AuditFinding f;
     const std::string stub = "__device_stub__Z";
     std::vector<std::regex> allowed;
@@ -185,6 +186,10 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
                 return std::regex_match(d, r) || std::regex_match(s.name, r);
             });
             if (!ok) add("calls " + d + ": " + refusal_reason(d));
+            continue;
+        }
+        if (grader_definitions.count(s.name)) {
+            add("defines " + d + ", which the grader itself defines: a lab may not replace the grader's code");
             continue;
         }
         if (top_namespace(s.name) == "lab" + lab_id) continue;
@@ -249,9 +254,13 @@ std::vector<HostFunction> parse_objdump(const std::string& text) {
         }
         const auto colon = line.find(":\t");
         if (colon == std::string::npos) continue;
+        // The mnemonic is the first word that is not a prefix ("data16 syscall", "rex.W syscall").
+        static const std::set<std::string> prefixes = {"data16", "data32", "addr16", "addr32", "lock", "rep", "repz",
+                                                       "repnz", "repe", "repne", "cs", "ds", "es", "fs", "gs", "ss",
+                                                       "notrack", "bnd", "xacquire", "xrelease"};
         std::istringstream words(line.substr(colon + 2));
         std::string m, operand;
-        words >> m;
+        while (words >> m && (prefixes.count(m) || m.rfind("rex", 0) == 0)) {}
         if (m.empty()) continue;
         if (m == "int") {
             words >> operand;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,11 @@ bool is_device_function_stub(const HostFunction& f, const std::string& lab_id);
 /// @param extra_allowed per-lab additions to the allow-list (full-match patterns on demangled names)
 /// @param host_code the object's host functions: raw system calls and time-stamp reads are refused, and
 ///        exit() may be called only from nvcc's stubs of __device__ functions
+/// @param grader_definitions the names the grader's own objects define (strong definitions): the lab may
+///        define none of them, even inside its namespace (the grader's baselines live in labNN::baseline)
 AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
-                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code = {});
+                           const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code = {},
+                           const std::set<std::string>& grader_definitions = {});
 
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);

@@ -3,6 +3,7 @@
 // named by `make check` even on a machine without a GPU.
 //
 //   audit_lab --lab NN --object LAB.o --rubric RUBRIC.json --nm NM --objdump OBJDUMP --verdict VERDICT.json
+//             [--grader-objects A.o:B.o:...]...
 //
 // Exit status: 0 allowed; 1 refused (the verdict and stderr say why); 2 bad usage or a tool failed.
 #include "audit.hpp"
@@ -10,10 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,9 +41,18 @@ std::optional<std::string> output_of(const std::vector<std::string>& argv) {
 
 int main(int argc, char** argv) {
     std::string lab, object, rubric, nm = "nm", objdump = "objdump", verdict_path;
+    std::vector<std::string> grader_objects;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
         if (a == "--lab") lab = v;
+        else if (a == "--grader-objects") {  // a ':'-separated list of object files
+            std::size_t from = 0;
+            while (from <= v.size()) {
+                const std::size_t to = std::min(v.find(':', from), v.size());
+                if (to > from) grader_objects.push_back(v.substr(from, to - from));
+                from = to + 1;
+            }
+        }
         else if (a == "--object") object = v;
         else if (a == "--rubric") rubric = v;
         else if (a == "--nm") nm = v;
@@ -72,8 +84,19 @@ int main(int argc, char** argv) {
         std::cerr << "audit_lab: could not read " << object << " with " << nm << " and " << objdump << "\n";
         return 2;
     }
+    // What the grader's own objects define, which the lab may not define again.
+    std::set<std::string> grader_definitions;
+    for (const auto& g : grader_objects) {
+        const auto defs = output_of({nm, "-P", "-g", "--defined-only", g});
+        if (!defs) {
+            std::cerr << "audit_lab: could not read " << g << " with " << nm << "\n";
+            return 2;
+        }
+        for (const auto& s : grading::parse_nm_posix(*defs))
+            if (!s.undefined() && !s.weak()) grader_definitions.insert(s.name);
+    }
     const auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra,
-                                                grading::parse_objdump(*code));
+                                                grading::parse_objdump(*code), grader_definitions);
     grading::Verdict verdict{"audit"};
     if (!finding.message.empty()) {
         std::string all;

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <poll.h>
@@ -34,8 +35,9 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
                                 double& elapsed_s, const std::string& working_dir, std::string* report,
                                 const std::string& report_key) {
     const auto start = std::chrono::steady_clock::now();
-    int channel[2] = {-1, -1};
-    if (report && pipe2(channel, O_CLOEXEC) != 0) return {ProcessOutcome::Kind::Exited, 127, 0, "pipe failed"};
+    int channel[2] = {-1, -1}, key_pipe[2] = {-1, -1};
+    if (report && (pipe2(channel, O_CLOEXEC) != 0 || pipe2(key_pipe, O_CLOEXEC) != 0))
+        return {ProcessOutcome::Kind::Exited, 127, 0, "pipe failed"};
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
@@ -46,13 +48,15 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             dup2(fd, STDOUT_FILENO);
             dup2(fd, STDERR_FILENO);
         }
-        const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         if (report) {
-            // The write end becomes kReportFd in the child, and only there survives exec.
+            // The key arrives on stdin, read by the program's main() (so not even code that runs before
+            // main can find it in the environment); the write end of the channel becomes kReportFd.
+            dup2(key_pipe[0], STDIN_FILENO);
             if (channel[1] == kReportFd) fcntl(kReportFd, F_SETFD, 0);
             else if (dup2(channel[1], kReportFd) < 0) _exit(127);
-            setenv("COURSE_REPORT_KEY", report_key.c_str(), 1);
+        } else {
+            const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+            if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         }
         std::vector<char*> args;
         for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -63,6 +67,10 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     setpgid(pid, pid);
     if (report) {
         close(channel[1]);
+        close(key_pipe[0]);
+        const std::string line = report_key + "\n";
+        if (write(key_pipe[1], line.data(), line.size()) < 0) {}  // a child that died already reads nothing
+        close(key_pipe[1]);
         fcntl(channel[0], F_SETFL, O_NONBLOCK);
     }
     ProcessOutcome out;

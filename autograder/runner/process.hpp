@@ -18,7 +18,7 @@ inline constexpr int kReportFd = 3;
 /// @param elapsed_s receives the wall time it took
 /// @param working_dir the child's working directory ("" keeps the runner's)
 /// @param report when not null, a pipe is opened as the child's fd kReportFd and everything written to it
-///        is collected here; @p report_key is put in the child's environment as COURSE_REPORT_KEY
+///        is collected here; @p report_key, followed by a newline, is the child's standard input
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
                                 const std::string& report_key = "");

@@ -132,7 +132,7 @@ struct Lexer {
                 if (!identifier(id)) return false;
                 continue;
             }
-            if (!punctuation(c)) return false;
+            if (!punctuation(c, i)) return false;
             ++i;
         }
         if (region && !stack.empty())
@@ -187,16 +187,47 @@ struct Lexer {
     }
 
     bool identifier(const std::string& id) {
-        if (region && id == "_Pragma") return fail("_Pragma is a preprocessor operator and is not allowed in a region");
-        if (region && scope == RegionScope::Namespace && stack.empty() && (id == "asm" || id == "__asm__" || id == "__asm"))
-            return fail("asm at namespace scope is not allowed in a region");
+        if (!region) {
+            if (id == "namespace") namespace_pending = true;
+            last_ident = id;
+            return true;
+        }
+        if (id == "_Pragma") return fail("_Pragma is a preprocessor operator and is not allowed in a region");
+        // asm can name any symbol and hold any instruction; attributes can make a function run before
+        // main, alias another symbol or move code between sections. The labs need none of them (the
+        // warp and block intrinsics cover what inline PTX would do).
+        if (id == "asm" || id == "__asm__" || id == "__asm")
+            return fail("asm is not allowed in a region (use the CUDA intrinsics instead of inline assembly)");
+        if (id == "__attribute__" || id == "__attribute" || id == "__declspec")
+            return fail(id + " is not allowed in a region (__launch_bounds__, __restrict__ and __align__ are fine)");
         if (id == "namespace") namespace_pending = true;
         last_ident = id;
         return true;
     }
 
-    bool punctuation(char c) {
+    // Only the standard's plain attributes may stand in a region: [[likely]], [[maybe_unused]], ...
+    bool attribute_list(std::size_t i) {
+        const std::size_t close = s.find("]]", i + 2);
+        if (close == std::string::npos) return fail("an attribute [[ is never closed");
+        std::string inside = s.substr(i + 2, close - i - 2), word;
+        for (char& ch : inside)
+            if (ch == ',') ch = ' ';
+        std::istringstream words(inside);
+        while (words >> word)
+            if (word != "likely" && word != "unlikely" && word != "maybe_unused" && word != "nodiscard" &&
+                word != "fallthrough")
+                return fail("the attribute [[" + word + "]] is not allowed in a region ([[likely]], [[unlikely]], "
+                            "[[maybe_unused]], [[nodiscard]] and [[fallthrough]] are)");
+        return true;
+    }
+
+    bool punctuation(char c, std::size_t i) {
         last_ident.clear();
+        if (region && c == '[') {
+            std::size_t k = i + 1;
+            while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+            if (k < s.size() && s[k] == '[' && !attribute_list(i + (k - i) - 1)) return false;
+        }
         switch (c) {
         case '(':
         case '[':

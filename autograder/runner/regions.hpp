@@ -42,8 +42,10 @@ enum class RegionScope {
 /// line counted from 1 at the region's first line). Refused: a preprocessor line (or `_Pragma`), a
 /// digraph, a line that ends in a backslash, a brace, bracket or parenthesis that closes one opened
 /// outside the region (so a region cannot close its function or namespace), one left open at the end,
-/// an unterminated comment, string or character literal; and at namespace scope, `asm` and
-/// `extern "C"`, which would name symbols outside the lab's namespace.
+/// an unterminated comment, string or character literal; `asm` and attributes (`__attribute__`,
+/// `[[gnu::...]]`; the standard's plain ones such as `[[likely]]` are fine), which could name any symbol,
+/// run code before main or hold any instruction; and at namespace scope `extern "C"`, which would name
+/// symbols outside the lab's namespace.
 std::string check_region_body(const std::string& body, RegionScope scope);
 
 /// @brief The outcome of assemble().

@@ -4,9 +4,9 @@
 //   labNN_<tree> [--seed N] [--report-fd FD] [--artifacts DIR] [--quick] [doctest options]
 //
 // Records go to the file descriptor the runner opened for them (--report-fd), never to a file or to
-// standard output, which a lab's code could reach. Each carries the key the runner put in the
-// environment (COURSE_REPORT_KEY, read and removed before any check runs) and a sequence number, and the
-// last record says the run finished; the runner believes nothing else (see results.hpp).
+// standard output. Each carries the key the runner wrote to standard input (read at the start of
+// main, never in the environment) and a sequence number, and the last record says the run finished;
+// the runner believes nothing else (see results.hpp).
 //   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -19,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -223,11 +224,6 @@ std::optional<std::uint64_t> parse_u64(const std::string& text) {
 
 int main(int argc, char** argv) {
     using namespace grading;
-    // The channel's key, read and removed before anything else runs.
-    if (const char* key = std::getenv("COURSE_REPORT_KEY")) {
-        g.report_key = key;
-        unsetenv("COURSE_REPORT_KEY");
-    }
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
     bool plan = false, cpu_only = false;
@@ -255,6 +251,13 @@ int main(int argc, char** argv) {
         else if (a == "--plan") plan = true;
         else if (a == "--cpu-only") cpu_only = true;
         else doctest_args.push_back(argv[i]);
+    }
+    if (g.report_fd >= 0) {
+        // The channel's key is the first line of standard input, written by the runner.
+        char c = 0;
+        while (::read(STDIN_FILENO, &c, 1) == 1 && c != '\n') g.report_key += c;
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        if (devnull >= 0) ::dup2(devnull, STDIN_FILENO), ::close(devnull);
     }
     doctest::Context context;
     if (plan) {

@@ -271,7 +271,7 @@ TEST_CASE("the channel reaches the child on its descriptor with the key; the log
     std::remove(log.c_str());
     std::string got;
     double s = 0;
-    const auto o = run_with_timeout({"/bin/sh", "-c", "echo \"$COURSE_REPORT_KEY\" >&3; echo to-stdout; sleep 30 &"}, 20,
+    const auto o = run_with_timeout({"/bin/sh", "-c", "read k; echo \"$k\" >&3; echo to-stdout; sleep 30 &"}, 20,
                                     log, s, "", &got, "secret-key");
     CHECK(o.kind == ProcessOutcome::Kind::Exited);
     CHECK(o.code == 0);
