@@ -84,10 +84,20 @@ struct BenchOptions {
     int warmup = 3;                 ///< untimed runs of each contender first (module load, caches, clocks)
     int repetitions = 15;           ///< timed runs of each contender
     L2Flusher* flusher = nullptr;   ///< when set, L2 is flushed before every timed run
+    /// @brief Called with the contender's index before each of its runs, warm-ups included, outside the
+    /// timed interval (e.g. to poison its output or pick its input).
+    std::function<void(std::size_t)> before_each;
+    /// @brief Called with the contender's index after each of its runs, once the whole device is idle,
+    /// outside the timed interval (e.g. to check its result).
+    std::function<void(std::size_t)> after_each;
+    /// @brief When set, receives for every timed run the host time (ms) from before the launch to the end
+    /// of a device-wide synchronisation: work the events could not see (another stream) shows up here.
+    std::vector<std::vector<double>>* host_ms = nullptr;
 };
 
 /// @brief Times each function in @p contenders with events, round-robin, and returns the samples (ms):
 /// result[c][r] is repetition r of contender c. Every function must enqueue its work on the default stream.
+/// Each run ends with the whole device idle (cudaDeviceSynchronize), so no run overlaps the next.
 /// Compiled into course_common (not inline), so a lab that may use it (Lab 06's detector) calls the course's
 /// timer rather than creating events of its own.
 std::vector<std::vector<double>> time_interleaved(const std::vector<std::function<void()>>& contenders,

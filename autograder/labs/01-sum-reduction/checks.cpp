@@ -141,32 +141,44 @@ TEST_CASE("block_sum_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: 2^28 random floats, the contenders, and a correctness gate.
+// Shared set-up of the two speed checks: two inputs of 2^28 random floats with their sums by CUB
+// (taken before your code saw them), the contenders, and a correctness gate. Every timed call of yours
+// is checked (speed.hpp).
 struct SpeedBench {
-    course::DeviceBuffer<float> in{kBenchN};
-    course::DeviceBuffer<float> out{1};
+    grading::BenchInputs inputs{kBenchN, "lab01-bench", 0.0f, 1.0f};
+    std::vector<float> sums;                 // each input's sum by CUB
+    course::GuardedBuffer<float> student_out{1};
+    course::DeviceBuffer<float> out{1};      // the baseline's and the peer's
     lab01::baseline::CubSum cub{kBenchN};
+    int current = 0;                         // the input of the student's next call
     bool correct = false;
 
     SpeedBench() {
-        course::fill_uniform_device(in.data(), kBenchN, grading::seed_for("lab01-bench"), 0.0f, 1.0f);
+        for (int i = 0; i < 2; ++i) {
+            cub(inputs[i], out.data(), kBenchN);
+            sums.push_back(out.download()[0]);
+        }
         // Gate: the student's result at this size must agree with CUB's. Inputs are in [0, 1), so the
         // sum is ~n/2 and both errors stay far below 1e-3 relative.
-        course::GuardedBuffer<float> student_out(1);
-        if (!grading::run_student([&] { lab01::sum_reduce(in.data(), student_out.data(), kBenchN); },
+        if (!grading::run_student([&] { lab01::sum_reduce(inputs[0], student_out.data(), kBenchN); },
                                   "sum_reduce(" + n_str(kBenchN) + ")"))
             return;
-        cub(in.data(), out.data(), kBenchN);
-        const float s = student_out.download()[0], c = out.download()[0];
-        correct = std::isfinite(s) && std::fabs(s - c) <= 1e-3 * std::fabs(c);
-        if (!correct)
-            grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + " the sum is " + std::to_string(s) +
-                                                    " but cub::DeviceReduce::Sum gives " + std::to_string(c));
+        const std::string wrong = verify(0);
+        correct = wrong.empty();
+        if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
+    }
+    std::string verify(int i) const {
+        const float s = student_out.download()[0], c = sums[static_cast<std::size_t>(i)];
+        if (!(std::isfinite(s) && std::fabs(s - c) <= 1e-3 * std::fabs(c)))
+            return "the sum is " + std::to_string(s) + " but cub::DeviceReduce::Sum gives " + std::to_string(c);
+        return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        return grading::measure_against([&] { lab01::sum_reduce(in.data(), out.data(), kBenchN); },
-                                        [&] { lab01::baseline::naive_sum(in.data(), out.data(), kBenchN); },
-                                        [&] { cub(in.data(), out.data(), kBenchN); }, ratio, threshold);
+        const grading::VerifiedCalls calls{2, [&](int i) { current = i, student_out.poison(); },
+                                           [&](int i) { return verify(i); }};
+        return grading::measure_against([&] { lab01::sum_reduce(inputs[current], student_out.data(), kBenchN); },
+                                        [&] { lab01::baseline::naive_sum(inputs[0], out.data(), kBenchN); },
+                                        [&] { cub(inputs[0], out.data(), kBenchN); }, ratio, threshold, calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double bytes = static_cast<double>(kBenchN) * sizeof(float);

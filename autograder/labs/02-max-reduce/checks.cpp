@@ -377,32 +377,43 @@ TEST_CASE("block_max_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: 2^28 random floats, the contenders, and a correctness gate.
+// Shared set-up of the two speed checks: two inputs of 2^28 random floats with their maxima by CUB
+// (taken before your code saw them), the contenders, and a correctness gate. Every timed call of yours
+// is checked (speed.hpp).
 struct SpeedBench {
-    course::DeviceBuffer<float> in{kBenchN};
-    course::DeviceBuffer<float> out{1};
+    grading::BenchInputs inputs{kBenchN, "lab02-bench", -1.0f, 1.0f};
+    std::vector<float> maxima;               // each input's maximum by CUB
+    course::GuardedBuffer<float> student_out{1};
+    course::DeviceBuffer<float> out{1};      // the baseline's and the peer's
     lab02::baseline::CubMax cub{kBenchN};
+    int current = 0;                         // the input of the student's next call
     bool correct = false;
 
     SpeedBench() {
-        course::fill_uniform_device(in.data(), kBenchN, grading::seed_for("lab02-bench"), -1.0f, 1.0f);
+        for (int i = 0; i < 2; ++i) {
+            cub(inputs[i], out.data(), kBenchN);
+            maxima.push_back(out.download()[0]);
+        }
         // Gate: the student's maximum at this size must equal CUB's exactly (no NaN or infinity here,
         // where CUB and the lab's policy agree).
-        course::GuardedBuffer<float> student_out(1);
-        if (!grading::run_student([&] { lab02::max_reduce(in.data(), student_out.data(), kBenchN); },
+        if (!grading::run_student([&] { lab02::max_reduce(inputs[0], student_out.data(), kBenchN); },
                                   "max_reduce(" + n_str(kBenchN) + ")"))
             return;
-        cub(in.data(), out.data(), kBenchN);
-        const float s = student_out.download()[0], c = out.download()[0];
-        correct = matches(s, c);
-        if (!correct)
-            grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + " the maximum is " + show(s) +
-                                                    " but cub::DeviceReduce::Max gives " + show(c));
+        const std::string wrong = verify(0);
+        correct = wrong.empty();
+        if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
+    }
+    std::string verify(int i) const {
+        const float s = student_out.download()[0], c = maxima[static_cast<std::size_t>(i)];
+        if (!matches(s, c)) return "the maximum is " + show(s) + " but cub::DeviceReduce::Max gives " + show(c);
+        return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        return grading::measure_against([&] { lab02::max_reduce(in.data(), out.data(), kBenchN); },
-                                        [&] { lab02::baseline::naive_max(in.data(), out.data(), kBenchN); },
-                                        [&] { cub(in.data(), out.data(), kBenchN); }, ratio, threshold);
+        const grading::VerifiedCalls calls{2, [&](int i) { current = i, student_out.poison(); },
+                                           [&](int i) { return verify(i); }};
+        return grading::measure_against([&] { lab02::max_reduce(inputs[current], student_out.data(), kBenchN); },
+                                        [&] { lab02::baseline::naive_max(inputs[0], out.data(), kBenchN); },
+                                        [&] { cub(inputs[0], out.data(), kBenchN); }, ratio, threshold, calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double bytes = static_cast<double>(kBenchN) * sizeof(float);

@@ -340,34 +340,59 @@ TEST_CASE("tiled_matmul_kernel stages tiles in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: 4096^3 random floats, the contenders, and a correctness gate.
+// Shared set-up of the two speed checks: two 4096^3 problems of random floats with their products by
+// cuBLAS (taken before your code saw them), the contenders, and a correctness gate. Every timed call of
+// yours is checked (speed.hpp): its C against the problem's, its A and B against their fingerprints.
 struct SpeedBench {
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
-    Problem problem = make_problem(kShape, "lab03-bench", false);
+    Problem problems[2] = {make_problem(kShape, "lab03-bench-A", false), make_problem(kShape, "lab03-bench-B", false)};
+    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kShape.c_size()),
+                                                  course::DeviceBuffer<float>(kShape.c_size())};
+    std::uint64_t prints[2][2] = {};         // fingerprints of each problem's A and B
+    float bounds[2] = {};                    // each problem's rounding bound against cuBLAS
     course::DeviceBuffer<float> C{kShape.c_size()};
     lab03::baseline::CublasSgemm cublas;
+    int current = 0;                         // the problem of the student's next call
     bool correct = false;
 
     SpeedBench() {
-        const auto got = student_product(problem);
+        for (int i = 0; i < 2; ++i) {
+            const Problem& p = problems[i];
+            cublas(p.A.data(), p.B.data(), references[i].data(), kShape.M, kShape.N, kShape.K);
+            prints[i][0] = grading::fingerprint_on_device(p.A.data(), p.A.bytes());
+            prints[i][1] = grading::fingerprint_on_device(p.B.data(), p.B.bytes());
+            bounds[i] = static_cast<float>(rounding_bound(p, true));
+        }
+        const auto got = student_product(problems[0]);
         if (!got) return;
-        cublas(problem.A.data(), problem.B.data(), C.data(), kShape.M, kShape.N, kShape.K);
-        const std::vector<float> reference = C.download();
+        const std::vector<float> reference = references[0].download();
         course::Comparison cmp = course::compare(got->data(), reference.data(), reference.size(),
-                                                 course::Tolerance{rounding_bound(problem, true), 0.0});
+                                                 course::Tolerance{bounds[0], 0.0});
         cmp.row_width = std::size_t(kShape.N);
         correct = cmp.ok();
         if (!correct)
             grading::fail(Failure::WrongResult, "at " + kShape.str() + " the product differs from cublasSgemm's: " +
                                                     cmp.summary("C"));
     }
+    std::string verify(int i) {
+        const auto c = grading::compare_on_device(C.data(), references[i].data(), kShape.c_size(), bounds[i]);
+        if (!c.ok()) return "C differs from cublasSgemm's: " + c.summary("C", kShape.c_size());
+        const Problem& p = problems[i];
+        if (grading::fingerprint_on_device(p.A.data(), p.A.bytes()) != prints[i][0] ||
+            grading::fingerprint_on_device(p.B.data(), p.B.bytes()) != prints[i][1])
+            return "the call changed A or B, which are read-only";
+        return "";
+    }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        const float* A = problem.A.data();
-        const float* B = problem.B.data();
         const int n = kBenchSize;
-        return grading::measure_against([&] { lab03::tiled_matmul(A, B, C.data(), n, n, n); },
-                                        [&] { lab03::baseline::naive_matmul(A, B, C.data(), n, n, n); },
-                                        [&] { cublas(A, B, C.data(), n, n, n); }, ratio, threshold);
+        const grading::VerifiedCalls calls{
+            2, [&](int i) { current = i, C.fill_bytes(course::kPoisonByte); }, [&](int i) { return verify(i); }};
+        const float* A0 = problems[0].A.data();
+        const float* B0 = problems[0].B.data();
+        return grading::measure_against(
+            [&] { lab03::tiled_matmul(problems[current].A.data(), problems[current].B.data(), C.data(), n, n, n); },
+            [&] { lab03::baseline::naive_matmul(A0, B0, C.data(), n, n, n); }, [&] { cublas(A0, B0, C.data(), n, n, n); },
+            ratio, threshold, calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double flops = 2.0 * kBenchSize * double(kBenchSize) * kBenchSize;

@@ -230,22 +230,24 @@ TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: a random 8192 x 8192 input, the contenders, and a gate:
-// the student's output at this size must equal the naive transpose's, bit for bit.
+// Shared set-up of the two speed checks: two random 8192 x 8192 inputs with their transposes by the
+// naive kernel (taken before your code saw them), the contenders, and a gate: your output at this size
+// must equal the naive transpose's, bit for bit. Every timed call of yours is checked (speed.hpp).
 struct SpeedBench {
     static constexpr std::size_t kN = std::size_t(kBenchSide) * kBenchSide;
-    course::DeviceBuffer<float> in{kN};
+    grading::BenchInputs inputs{kN, "lab04-bench", -1.0f, 1.0f};
+    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kN), course::DeviceBuffer<float>(kN)};
     course::DeviceBuffer<float> out{kN};
+    int current = 0;  // the input of the student's next call
     bool correct = false;
 
     SpeedBench() {
-        course::fill_uniform_device(in.data(), kN, grading::seed_for("lab04-bench"));
+        for (int i = 0; i < 2; ++i) lab04::baseline::naive_transpose(inputs[i], references[i].data(), kBenchSide, kBenchSide);
         course::GuardedBuffer<float> student_out(kN);  // poisoned: an unwritten element reads back as NaN
         const std::string what = "transpose(rows = cols = " + std::to_string(kBenchSide) + ")";
-        if (!grading::run_student([&] { lab04::transpose(in.data(), student_out.data(), kBenchSide, kBenchSide); }, what))
+        if (!grading::run_student([&] { lab04::transpose(inputs[0], student_out.data(), kBenchSide, kBenchSide); }, what))
             return;
-        lab04::baseline::naive_transpose(in.data(), out.data(), kBenchSide, kBenchSide);
-        const std::vector<float> got = student_out.download(), expected = out.download();
+        const std::vector<float> got = student_out.download(), expected = references[0].download();
         correct = std::memcmp(got.data(), expected.data(), kN * sizeof(float)) == 0;
         if (!correct) {
             course::Comparison c = course::compare(got.data(), expected.data(), kN, course::Tolerance::exact());
@@ -255,10 +257,18 @@ struct SpeedBench {
                           "writing the tile and reading it) or a flat index that overflows int (use std::size_t)");
         }
     }
+    std::string verify(int i) {
+        const auto c = grading::compare_on_device(out.data(), references[i].data(), kN, 0.0f);
+        if (!c.ok()) return "the transpose differs from the naive kernel's: " + c.summary("out", kN);
+        return inputs.changed(i);
+    }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        return grading::measure_against([&] { lab04::transpose(in.data(), out.data(), kBenchSide, kBenchSide); },
-                                        [&] { lab04::baseline::naive_transpose(in.data(), out.data(), kBenchSide, kBenchSide); },
-                                        [&] { lab04::baseline::device_copy(in.data(), out.data(), kN); }, ratio, threshold);
+        const grading::VerifiedCalls calls{
+            2, [&](int i) { current = i, out.fill_bytes(course::kPoisonByte); }, [&](int i) { return verify(i); }};
+        return grading::measure_against([&] { lab04::transpose(inputs[current], out.data(), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::naive_transpose(inputs[0], out.data(), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::device_copy(inputs[0], out.data(), kN); }, ratio, threshold,
+                                        calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double bytes = 2.0 * static_cast<double>(kN) * sizeof(float);  // read once, written once

@@ -48,21 +48,6 @@ void launch_naive(const float* in, float* out, int width, int height) {
     naive_convolution_kernel<K><<<grid, block>>>(in, out, width, height);
 }
 
-__global__ void compare_kernel(const float* __restrict__ got, const float* __restrict__ ref, std::size_t n, float atol,
-                               unsigned long long* mismatches, unsigned long long* first) {
-    unsigned long long local = 0, local_first = ~0ull;
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
-        if (!(fabsf(got[i] - ref[i]) <= atol)) {  // written this way round so that NaN counts
-            ++local;
-            local_first = min(local_first, static_cast<unsigned long long>(i));
-        }
-    }
-    if (local > 0) {
-        atomicAdd(mismatches, local);
-        atomicMin(first, local_first);
-    }
-}
 }  // namespace
 
 void set_filter(const float* weights, int K) {
@@ -82,23 +67,6 @@ void naive_convolve(const float* in, float* out, int width, int height, int K) {
 
 void copy(const void* src, void* dst, std::size_t bytes) {
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
-}
-
-DeviceComparison compare_on_device(const float* got, const float* ref, std::size_t n, float atol) {
-    DeviceComparison c;
-    if (n == 0) return c;
-    course::DeviceBuffer<unsigned long long> counters(std::vector<unsigned long long>{0ull, ~0ull});
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(course::ceil_div(n, 256), 4096));
-    compare_kernel<<<blocks, 256>>>(got, ref, n, atol, counters.data(), counters.data() + 1);
-    CUDA_CHECK_LAUNCH();
-    const auto host = counters.download();
-    c.mismatches = host[0];
-    if (c.mismatches > 0) {
-        c.first = static_cast<std::size_t>(host[1]);
-        CUDA_CHECK(cudaMemcpy(&c.got, got + c.first, sizeof(float), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(&c.expected, ref + c.first, sizeof(float), cudaMemcpyDeviceToHost));
-    }
-    return c;
 }
 
 }  // namespace lab05::baseline

@@ -22,16 +22,4 @@ void naive_convolve(const float* d_in, float* d_out, int width, int height, int 
 /// @brief cudaMemcpyAsync device to device of @p bytes: the memory system's practical limit.
 void copy(const void* d_src, void* d_dst, std::size_t bytes);
 
-/// @brief The outcome of compare_on_device().
-struct DeviceComparison {
-    unsigned long long mismatches = 0;  ///< elements with !(|got - ref| <= atol), NaN included
-    std::size_t first = 0;              ///< the smallest mismatching index (valid when mismatches > 0)
-    float got = 0.0f;                   ///< got[first]
-    float expected = 0.0f;              ///< ref[first]
-};
-
-/// @brief Compares two device arrays of @p n floats element by element on the GPU (the benchmark
-/// images are too large to copy to the host for every check).
-DeviceComparison compare_on_device(const float* d_got, const float* d_ref, std::size_t n, float atol);
-
 }  // namespace lab05::baseline

@@ -278,41 +278,45 @@ TEST_CASE("halo_convolution_kernel uses a shared-memory tile") {
 }
 
 namespace {
-// Shared set-up of the speed checks: an 8192 x 8192 random image, a random K x K filter, the
-// contenders, and a correctness gate against the naive kernel at this size.
+// Shared set-up of the speed checks: two random 8192 x 8192 images with their convolutions by the naive
+// kernel (taken before your code saw them), a random K x K filter, the contenders, and a correctness
+// gate. Every timed call of yours is checked (speed.hpp).
 struct SpeedBench {
     static constexpr std::size_t kPixels = std::size_t(kBenchSide) * kBenchSide;
     int K;
     std::vector<float> weights;
-    course::DeviceBuffer<float> in{kPixels};
+    grading::BenchInputs inputs;
+    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kPixels), course::DeviceBuffer<float>(kPixels)};
     // Guards of a full row: slack for a kernel that stores one row too far (the correctness checks
     // report that; here it must not crash). Not inspected: that would copy 256 MB to the host.
     course::GuardedBuffer<float> out{kPixels, std::size_t(kBenchSide)};
-    course::DeviceBuffer<float> ref{kPixels};
+    course::DeviceBuffer<float> scratch{kPixels};  // the baseline's and the peer's output
+    float atol = 0.0f;
+    int current = 0;  // the image of the student's next call
     bool correct = false;
 
     explicit SpeedBench(int filter_size)
         : K(filter_size),
-          weights(course::uniform_floats(static_cast<std::size_t>(K) * K, grading::seed_for("lab05-bench-filter", K))) {
-        course::fill_uniform_device(in.data(), kPixels, grading::seed_for("lab05-bench-image", K));
-        const std::string what = call_str({kBenchSide, kBenchSide}, K);
-        if (!grading::run_student(
-                [&] {
-                    lab05::set_filter(weights.data(), K);
-                    lab05::convolve(in.data(), out.data(), kBenchSide, kBenchSide, K);
-                },
-                what))
-            return;
+          weights(course::uniform_floats(static_cast<std::size_t>(K) * K, grading::seed_for("lab05-bench-filter", K))),
+          inputs(kPixels, "lab05-bench-image-" + std::to_string(filter_size), -1.0f, 1.0f) {
         lab05::baseline::set_filter(weights.data(), K);
-        lab05::baseline::naive_convolve(in.data(), ref.data(), kBenchSide, kBenchSide, K);
+        for (int i = 0; i < 2; ++i) lab05::baseline::naive_convolve(inputs[i], references[i].data(), kBenchSide, kBenchSide, K);
         // Both are float computations within gamma_{K*K} * sum|w| of the true result (inputs in
         // [-1, 1), see the random-float check), so they differ by at most twice that; 4 K^2 u sum|w|
         // leaves a factor of two on top.
         double abs_sum = 0.0;
         for (float v : weights) abs_sum += std::fabs(v);
-        const float atol = static_cast<float>(4.0 * K * K * std::ldexp(1.0, -24) * abs_sum);
-        const auto c = lab05::baseline::compare_on_device(out.data(), ref.data(), kPixels, atol);
-        correct = c.mismatches == 0;
+        atol = static_cast<float>(4.0 * K * K * std::ldexp(1.0, -24) * abs_sum);
+        const std::string what = call_str({kBenchSide, kBenchSide}, K);
+        if (!grading::run_student(
+                [&] {
+                    lab05::set_filter(weights.data(), K);
+                    lab05::convolve(inputs[0], out.data(), kBenchSide, kBenchSide, K);
+                },
+                what))
+            return;
+        const auto c = grading::compare_on_device(out.data(), references[0].data(), kPixels, atol);
+        correct = c.ok();
         if (!correct)
             grading::fail(Failure::WrongResult,
                           what + ": " + std::to_string(c.mismatches) + " of " + std::to_string(kPixels) +
@@ -325,11 +329,17 @@ struct SpeedBench {
                                                    : "right at the small sizes but wrong here: look for index "
                                                      "arithmetic that overflows or a grid dimension that runs out");
     }
+    std::string verify(int i) {
+        const auto c = grading::compare_on_device(out.data(), references[i].data(), kPixels, atol);
+        if (!c.ok()) return "the image differs from the naive kernel's: " + c.summary("out", kPixels);
+        return inputs.changed(i);
+    }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
+        const grading::VerifiedCalls calls{2, [&](int i) { current = i, out.poison(); }, [&](int i) { return verify(i); }};
         return grading::measure_against(
-            [&] { lab05::convolve(in.data(), out.data(), kBenchSide, kBenchSide, K); },
-            [&] { lab05::baseline::naive_convolve(in.data(), ref.data(), kBenchSide, kBenchSide, K); },
-            [&] { lab05::baseline::copy(in.data(), ref.data(), kPixels * sizeof(float)); }, ratio, threshold);
+            [&] { lab05::convolve(inputs[current], out.data(), kBenchSide, kBenchSide, K); },
+            [&] { lab05::baseline::naive_convolve(inputs[0], scratch.data(), kBenchSide, kBenchSide, K); },
+            [&] { lab05::baseline::copy(inputs[0], scratch.data(), kPixels * sizeof(float)); }, ratio, threshold, calls);
     }
     std::string figures(const grading::Timings& t) const {
         const double bytes = 2.0 * kPixels * sizeof(float);  // one read and one write of every pixel
