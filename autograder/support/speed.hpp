@@ -2,14 +2,13 @@
 /// @brief Speed checks as ratios against a baseline and a library peer timed in the same run, where
 /// every timed call of the student's code is verified.
 ///
-/// A lab's speed bench holds at least two inputs with different contents, each with its reference
-/// computed before the student's code ever saw it. Every call of the student's launcher, warm-ups and
-/// timed repetitions alike, takes the next input in turn into a freshly poisoned output; afterwards,
-/// outside the timed interval and with the whole device idle, its result is checked against that input's
-/// reference and the input against its fingerprint. So a result cached by pointer, by size or by a
-/// sample of the input, work skipped at the benchmark size, or an input used as scratch all fail as
-/// wrong results; and a ratio no kernel can reach, or work the timer could not see, fails as an
-/// implausible measurement.
+/// Every call of the student's launcher, warm-ups and timed repetitions alike, gets fresh input: new
+/// random contents, never seen before, in one of two buffers taken in turn, with its reference computed
+/// (and the input fingerprinted) before the call; the output is poisoned. Afterwards, outside the timed
+/// interval and with the whole device idle, the result is checked against that reference and the input
+/// against its fingerprint. So a result cached by pointer, by size or by any sample of the input, work
+/// skipped at the benchmark size, or an input used as scratch all fail as wrong results; a ratio no kernel
+/// can reach, or work the timer could not see, fails as an implausible measurement.
 #pragma once
 
 #include "grading.hpp"
@@ -23,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grading {
@@ -40,37 +40,52 @@ struct Timings {
 
 /// @brief How the speed checks drive and check the student's timed calls.
 struct VerifiedCalls {
-    int inputs = 2;  ///< input sets, used in turn, call by call
-    /// @brief Before a student call, outside the timed interval: make input @p input current (the student
-    /// contender reads it) and poison the output.
-    std::function<void(int input)> select;
-    /// @brief After it, with the device idle: "" when the output matches input @p input's reference and the
-    /// input is unchanged, else what is wrong.
-    std::function<std::string(int input)> verify;
+    int slots = 2;  ///< input buffers, used in turn, call by call
+    /// @brief Before student call number @p call (from 0), outside the timed interval: fill buffer @p slot
+    /// with fresh contents for this call, compute its reference, make it current (the student contender
+    /// reads it) and poison the output.
+    std::function<void(int slot, int call)> select;
+    /// @brief After it, with the device idle: "" when the output matches the reference of buffer @p slot's
+    /// contents and the input is unchanged, else what is wrong.
+    std::function<std::string(int slot)> verify;
 };
 
-/// @brief The inputs of a speed bench: @p count device arrays of @p n floats with different random contents,
-/// and the fingerprint of each, taken before any of the student's code ran.
+/// @brief The input buffers of a speed bench: @p count device arrays of @p n floats. refresh() gives one
+/// fresh random contents (seeded by the run's seed, a tag and the call's number) and fingerprints it.
 struct BenchInputs {
-    std::vector<course::DeviceBuffer<float>> arrays;  ///< the inputs, A, B, ...
-    std::vector<std::uint64_t> prints;                ///< their fingerprints
+    std::vector<course::DeviceBuffer<float>> arrays;  ///< the buffers
+    std::vector<std::uint64_t> prints;                ///< the fingerprint of each one's current contents
     std::size_t n = 0;                                ///< elements of each
+    std::string tag;                                  ///< names the contents' seeds
+    float lo = 0.0f, hi = 1.0f;                       ///< the range of the uniform random values
 
-    /// @param tag names the inputs' seeds (with seed_for)
-    /// @param lo, hi the range of the uniform random values
-    BenchInputs(std::size_t n_, const std::string& tag, float lo, float hi, int count = 2) : n(n_) {
+    /// @param tag_ names the contents' seeds (with seed_for)
+    /// @param lo_, hi_ the range of the uniform random values
+    BenchInputs(std::size_t n_, std::string tag_, float lo_, float hi_, int count = 2)
+        : n(n_), tag(std::move(tag_)), lo(lo_), hi(hi_) {
         for (int i = 0; i < count; ++i) {
             arrays.emplace_back(n);
-            course::fill_uniform_device(arrays.back().data(), n, seed_for(tag, static_cast<std::uint64_t>(i)), lo, hi);
-            prints.push_back(fingerprint_on_device(arrays.back().data(), n * sizeof(float)));
+            prints.push_back(0);
+            refresh(i, -1 - i);  // the first contents, for the correctness gate: no timed call sees them again
         }
     }
-    /// @brief Input @p i.
-    const float* operator[](int i) const { return arrays[static_cast<std::size_t>(i)].data(); }
-    /// @brief "" when input @p i is as it was, else a sentence saying it was changed.
-    std::string changed(int i) const {
-        if (fingerprint_on_device(arrays[static_cast<std::size_t>(i)].data(), n * sizeof(float)) == prints[static_cast<std::size_t>(i)])
-            return "";
+    /// @brief Fills buffer @p slot with the contents of call @p call (distinct for every call) and
+    /// fingerprints it.
+    void refresh(int slot, int call) {
+        const auto i = static_cast<std::size_t>(slot);
+        // Each call's values span a half of [lo, hi) that starts at a random place, so that results that
+        // summarise the input (its sum, its maximum) differ from call to call, not only the elements.
+        const std::uint64_t seed = seed_for(tag, static_cast<std::uint64_t>(call));
+        const float from = lo + 0.5f * (hi - lo) * course::uniform_at(seed, ~0ull, 0.0f, 1.0f);
+        course::fill_uniform_device(arrays[i].data(), n, seed, from, from + 0.5f * (hi - lo));
+        prints[i] = fingerprint_on_device(arrays[i].data(), n * sizeof(float));
+    }
+    /// @brief Buffer @p slot.
+    const float* operator[](int slot) const { return arrays[static_cast<std::size_t>(slot)].data(); }
+    /// @brief "" when buffer @p slot is as refresh() left it, else a sentence saying the call changed it.
+    std::string changed(int slot) const {
+        const auto i = static_cast<std::size_t>(slot);
+        if (fingerprint_on_device(arrays[i].data(), n * sizeof(float)) == prints[i]) return "";
         return "the call changed its input, which is read-only (the grader computed the reference from it first)";
     }
 };
@@ -87,11 +102,12 @@ inline Timings time_contenders(const std::function<void()>& student, const std::
     opt.warmup = 2;
     opt.repetitions = quick() ? 5 : 15;
     Timings t;
-    int call = 0, input = 0;
+    static int call = 0;  // counts on across rounds and checks: no call ever sees contents seen before
+    int input = 0;
     opt.before_each = [&](std::size_t c) {
         if (c != 0) return;
-        input = call % std::max(calls.inputs, 1);
-        calls.select(input);
+        input = call % std::max(calls.slots, 1);
+        calls.select(input, call);
     };
     opt.after_each = [&](std::size_t c) {
         if (c != 0) return;
@@ -100,8 +116,7 @@ inline Timings time_contenders(const std::function<void()>& student, const std::
         if (!t.problem.empty()) return;
         const std::string wrong = calls.verify(input);
         if (!wrong.empty())
-            t.problem = "call " + std::to_string(call) + " of your code at the benchmark size (input " +
-                        std::string(1, static_cast<char>('A' + input)) + "): " + wrong;
+            t.problem = "timed call " + std::to_string(t.verified_calls) + " of your code at the benchmark size: " + wrong;
     };
     std::vector<std::vector<double>> host;
     opt.host_ms = &host;

@@ -141,9 +141,9 @@ TEST_CASE("block_sum_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: two inputs of 2^28 random floats with their sums by CUB
-// (taken before your code saw them), the contenders, and a correctness gate. Every timed call of yours
-// is checked (speed.hpp).
+// Shared set-up of the two speed checks: 2^28 random floats in two buffers, refilled with fresh contents
+// for every call of yours and summed by CUB first, the contenders, and a correctness gate. Every timed
+// call of yours is checked (speed.hpp).
 struct SpeedBench {
     grading::BenchInputs inputs{kBenchN, "lab01-bench", 0.0f, 1.0f};
     std::vector<float> sums;                 // each input's sum by CUB
@@ -154,10 +154,7 @@ struct SpeedBench {
     bool correct = false;
 
     SpeedBench() {
-        for (int i = 0; i < 2; ++i) {
-            cub(inputs[i], out.data(), kBenchN);
-            sums.push_back(out.download()[0]);
-        }
+        for (int i = 0; i < 2; ++i) sums.push_back(reference(i));
         // Gate: the student's result at this size must agree with CUB's. Inputs are in [0, 1), so the
         // sum is ~n/2 and both errors stay far below 1e-3 relative.
         if (!grading::run_student([&] { lab01::sum_reduce(inputs[0], student_out.data(), kBenchN); },
@@ -167,6 +164,10 @@ struct SpeedBench {
         correct = wrong.empty();
         if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
     }
+    float reference(int slot) {
+        cub(inputs[slot], out.data(), kBenchN);
+        return out.download()[0];
+    }
     std::string verify(int i) const {
         const float s = student_out.download()[0], c = sums[static_cast<std::size_t>(i)];
         if (!(std::isfinite(s) && std::fabs(s - c) <= 1e-3 * std::fabs(c)))
@@ -174,8 +175,14 @@ struct SpeedBench {
         return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        const grading::VerifiedCalls calls{2, [&](int i) { current = i, student_out.poison(); },
-                                           [&](int i) { return verify(i); }};
+        const grading::VerifiedCalls calls{2,
+                                           [&](int slot, int call) {
+                                               inputs.refresh(slot, call);
+                                               sums[static_cast<std::size_t>(slot)] = reference(slot);
+                                               current = slot;
+                                               student_out.poison();
+                                           },
+                                           [&](int slot) { return verify(slot); }};
         return grading::measure_against([&] { lab01::sum_reduce(inputs[current], student_out.data(), kBenchN); },
                                         [&] { lab01::baseline::naive_sum(inputs[0], out.data(), kBenchN); },
                                         [&] { cub(inputs[0], out.data(), kBenchN); }, ratio, threshold, calls);

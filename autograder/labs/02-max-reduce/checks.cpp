@@ -377,9 +377,9 @@ TEST_CASE("block_max_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: two inputs of 2^28 random floats with their maxima by CUB
-// (taken before your code saw them), the contenders, and a correctness gate. Every timed call of yours
-// is checked (speed.hpp).
+// Shared set-up of the two speed checks: 2^28 random floats in two buffers, refilled with fresh contents
+// for every call of yours and reduced by CUB first, the contenders, and a correctness gate. Every timed
+// call of yours is checked (speed.hpp).
 struct SpeedBench {
     grading::BenchInputs inputs{kBenchN, "lab02-bench", -1.0f, 1.0f};
     std::vector<float> maxima;               // each input's maximum by CUB
@@ -390,10 +390,7 @@ struct SpeedBench {
     bool correct = false;
 
     SpeedBench() {
-        for (int i = 0; i < 2; ++i) {
-            cub(inputs[i], out.data(), kBenchN);
-            maxima.push_back(out.download()[0]);
-        }
+        for (int i = 0; i < 2; ++i) maxima.push_back(reference(i));
         // Gate: the student's maximum at this size must equal CUB's exactly (no NaN or infinity here,
         // where CUB and the lab's policy agree).
         if (!grading::run_student([&] { lab02::max_reduce(inputs[0], student_out.data(), kBenchN); },
@@ -403,14 +400,24 @@ struct SpeedBench {
         correct = wrong.empty();
         if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
     }
+    float reference(int slot) {
+        cub(inputs[slot], out.data(), kBenchN);
+        return out.download()[0];
+    }
     std::string verify(int i) const {
         const float s = student_out.download()[0], c = maxima[static_cast<std::size_t>(i)];
         if (!matches(s, c)) return "the maximum is " + show(s) + " but cub::DeviceReduce::Max gives " + show(c);
         return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        const grading::VerifiedCalls calls{2, [&](int i) { current = i, student_out.poison(); },
-                                           [&](int i) { return verify(i); }};
+        const grading::VerifiedCalls calls{2,
+                                           [&](int slot, int call) {
+                                               inputs.refresh(slot, call);
+                                               maxima[static_cast<std::size_t>(slot)] = reference(slot);
+                                               current = slot;
+                                               student_out.poison();
+                                           },
+                                           [&](int slot) { return verify(slot); }};
         return grading::measure_against([&] { lab02::max_reduce(inputs[current], student_out.data(), kBenchN); },
                                         [&] { lab02::baseline::naive_max(inputs[0], out.data(), kBenchN); },
                                         [&] { cub(inputs[0], out.data(), kBenchN); }, ratio, threshold, calls);

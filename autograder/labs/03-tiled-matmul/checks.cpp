@@ -340,43 +340,52 @@ TEST_CASE("tiled_matmul_kernel stages tiles in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: two 4096^3 problems of random floats with their products by
-// cuBLAS (taken before your code saw them), the contenders, and a correctness gate. Every timed call of
-// yours is checked (speed.hpp): its C against the problem's, its A and B against their fingerprints.
+// Shared set-up of the two speed checks: 4096^3 problems in two slots, refilled with fresh A and B for
+// every call of yours and multiplied by cuBLAS first, the contenders, and a correctness gate. Every timed
+// call of yours is checked (speed.hpp): its C against cuBLAS's, exactly, and A and B unchanged.
+//
+// The values make every call an exact probe that tells FP32 from TF32: A holds integers in
+// [-4095, 4095] (most need 12 significant bits, and TF32 keeps 11), B holds -1, 0 and 1. Every partial
+// sum is an integer below 4096 * 4095 < 2^24, which FP32 holds exactly in any order of summation, so
+// an FP32 kernel matches cuBLAS's FP32 result exactly, and a TF32 one (which rounds A) does not.
 struct SpeedBench {
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
-    Problem problems[2] = {make_problem(kShape, "lab03-bench-A", false), make_problem(kShape, "lab03-bench-B", false)};
+    Problem problems[2] = {make_problem(kShape, "lab03-bench-A", true), make_problem(kShape, "lab03-bench-B", true)};
     course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kShape.c_size()),
                                                   course::DeviceBuffer<float>(kShape.c_size())};
     std::uint64_t prints[2][2] = {};         // fingerprints of each problem's A and B
-    float bounds[2] = {};                    // each problem's rounding bound against cuBLAS
     course::DeviceBuffer<float> C{kShape.c_size()};
     lab03::baseline::CublasSgemm cublas;
     int current = 0;                         // the problem of the student's next call
     bool correct = false;
 
     SpeedBench() {
-        for (int i = 0; i < 2; ++i) {
-            const Problem& p = problems[i];
-            cublas(p.A.data(), p.B.data(), references[i].data(), kShape.M, kShape.N, kShape.K);
-            prints[i][0] = grading::fingerprint_on_device(p.A.data(), p.A.bytes());
-            prints[i][1] = grading::fingerprint_on_device(p.B.data(), p.B.bytes());
-            bounds[i] = static_cast<float>(rounding_bound(p, true));
-        }
+        for (int i = 0; i < 2; ++i) refresh(i, -1 - i);
         const auto got = student_product(problems[0]);
         if (!got) return;
         const std::vector<float> reference = references[0].download();
-        course::Comparison cmp = course::compare(got->data(), reference.data(), reference.size(),
-                                                 course::Tolerance{bounds[0], 0.0});
+        course::Comparison cmp =
+            course::compare(got->data(), reference.data(), reference.size(), course::Tolerance::exact());
         cmp.row_width = std::size_t(kShape.N);
         correct = cmp.ok();
         if (!correct)
-            grading::fail(Failure::WrongResult, "at " + kShape.str() + " the product differs from cublasSgemm's: " +
-                                                    cmp.summary("C"));
+            grading::fail(Failure::WrongResult,
+                          "at " + kShape.str() + " the product of integer matrices differs from cublasSgemm's, which is "
+                          "exact in FP32: " + cmp.summary("C"),
+                          "is the product computed in FP32 throughout? TF32 (tensor cores) rounds A's 12-bit values");
+    }
+    // Fresh A and B for call @p call in slot @p slot, and their product by cuBLAS.
+    void refresh(int slot, int call) {
+        Problem& p = problems[slot];
+        course::fill_integers_device(p.A.data(), kShape.a_size(), grading::seed_for("lab03-bench-A", call), -4095, 4095);
+        course::fill_integers_device(p.B.data(), kShape.b_size(), grading::seed_for("lab03-bench-B", call), -1, 1);
+        cublas(p.A.data(), p.B.data(), references[slot].data(), kShape.M, kShape.N, kShape.K);
+        prints[slot][0] = grading::fingerprint_on_device(p.A.data(), p.A.bytes());
+        prints[slot][1] = grading::fingerprint_on_device(p.B.data(), p.B.bytes());
     }
     std::string verify(int i) {
-        const auto c = grading::compare_on_device(C.data(), references[i].data(), kShape.c_size(), bounds[i]);
-        if (!c.ok()) return "C differs from cublasSgemm's: " + c.summary("C", kShape.c_size());
+        const auto c = grading::compare_on_device(C.data(), references[i].data(), kShape.c_size(), 0.0f);
+        if (!c.ok()) return "C differs from cublasSgemm's exact FP32 result: " + c.summary("C", kShape.c_size());
         const Problem& p = problems[i];
         if (grading::fingerprint_on_device(p.A.data(), p.A.bytes()) != prints[i][0] ||
             grading::fingerprint_on_device(p.B.data(), p.B.bytes()) != prints[i][1])
@@ -385,8 +394,13 @@ struct SpeedBench {
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
         const int n = kBenchSize;
-        const grading::VerifiedCalls calls{
-            2, [&](int i) { current = i, C.fill_bytes(course::kPoisonByte); }, [&](int i) { return verify(i); }};
+        const grading::VerifiedCalls calls{2,
+                                           [&](int slot, int call) {
+                                               refresh(slot, call);
+                                               current = slot;
+                                               C.fill_bytes(course::kPoisonByte);
+                                           },
+                                           [&](int slot) { return verify(slot); }};
         const float* A0 = problems[0].A.data();
         const float* B0 = problems[0].B.data();
         return grading::measure_against(

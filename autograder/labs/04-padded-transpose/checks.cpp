@@ -230,9 +230,10 @@ TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: two random 8192 x 8192 inputs with their transposes by the
-// naive kernel (taken before your code saw them), the contenders, and a gate: your output at this size
-// must equal the naive transpose's, bit for bit. Every timed call of yours is checked (speed.hpp).
+// Shared set-up of the two speed checks: random 8192 x 8192 inputs in two buffers, refilled with fresh
+// contents for every call of yours and transposed by the naive kernel first, the contenders, and a gate:
+// your output at this size must equal the naive transpose's, bit for bit. Every timed call of yours is
+// checked (speed.hpp).
 struct SpeedBench {
     static constexpr std::size_t kN = std::size_t(kBenchSide) * kBenchSide;
     grading::BenchInputs inputs{kN, "lab04-bench", -1.0f, 1.0f};
@@ -263,8 +264,15 @@ struct SpeedBench {
         return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        const grading::VerifiedCalls calls{
-            2, [&](int i) { current = i, out.fill_bytes(course::kPoisonByte); }, [&](int i) { return verify(i); }};
+        const grading::VerifiedCalls calls{2,
+                                           [&](int slot, int call) {
+                                               inputs.refresh(slot, call);
+                                               lab04::baseline::naive_transpose(inputs[slot], references[slot].data(),
+                                                                                kBenchSide, kBenchSide);
+                                               current = slot;
+                                               out.fill_bytes(course::kPoisonByte);
+                                           },
+                                           [&](int slot) { return verify(slot); }};
         return grading::measure_against([&] { lab04::transpose(inputs[current], out.data(), kBenchSide, kBenchSide); },
                                         [&] { lab04::baseline::naive_transpose(inputs[0], out.data(), kBenchSide, kBenchSide); },
                                         [&] { lab04::baseline::device_copy(inputs[0], out.data(), kN); }, ratio, threshold,
