@@ -2,8 +2,8 @@
 //
 // The model is checked exactly, without a GPU, for every stride 1..128. The microbenchmark is
 // judged by the shape of its own measured curve: ratios T(s) / T(1) of its medians, so no absolute
-// figure of any particular GPU enters. The detector is run against mystery strides drawn from this
-// run's seed, which the student's code never sees. The curve is written to lab06_strides.csv and
+// figure of any particular GPU enters. The detector is run against mystery strides drawn from a secret
+// of the grading process (not from the printed seed), masked in the closures the detector is given. The curve is written to lab06_strides.csv and
 // lab06_strides.svg in the artifacts folder (build/grading) for the student to look at.
 #include <doctest/doctest.h>
 
@@ -28,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <random>
 #include <optional>
 #include <string>
 #include <utility>
@@ -274,16 +275,34 @@ std::vector<Mystery> draw_mysteries(int word_bytes, std::uint64_t seed) {
     return out;
 }
 
+// The mysteries come from a secret of this process, drawn from the system's entropy and never printed:
+// the printed seed (which the student knows) does not give them away. The closure a detector receives
+// holds each stride only masked with that secret.
+std::uint64_t mystery_secret() {
+    static const std::uint64_t secret = [] {
+        std::random_device rd;
+        return (std::uint64_t(rd()) << 32) ^ rd();
+    }();
+    return secret;
+}
+
 void check_detector(int word_bytes) {
     course::DeviceBuffer<float> sink(1);
-    const auto mysteries = draw_mysteries(word_bytes, grading::seed_for("lab06-mysteries", word_bytes));
+    const auto mysteries = draw_mysteries(word_bytes, course::hash64(mystery_secret(), std::uint64_t(word_bytes)));
     std::vector<int> answers;
     std::string results, misses;
     int missed = 0;
     for (std::size_t i = 0; i < mysteries.size(); ++i) {
         const Mystery m = mysteries[i];
         REQUIRE_MESSAGE(model_ways(m.stride, word_bytes) == m.ways, "grader error: a mystery of the wrong degree");
-        auto run_mystery = [&] { lab06::baseline::strided_loads(m.stride, word_bytes, sink.data()); };
+        // The mask is odd, so a masked stride never has the conflict degree of the stride it hides.
+        const int mask = static_cast<int>(mystery_secret() & 0x7fffffff) | 1;
+        const int masked = m.stride ^ mask;
+        float* const d_sink = sink.data();
+        auto run_mystery = [masked, word_bytes, d_sink] {
+            const int unmask = static_cast<int>(mystery_secret() & 0x7fffffff) | 1;
+            lab06::baseline::strided_loads(masked ^ unmask, word_bytes, d_sink);
+        };
         auto run_known = [&](int stride) { lab06::baseline::strided_loads(stride, word_bytes, sink.data()); };
         int answer = 0;
         const std::string what = "detect_conflict_ways(mystery " + std::to_string(i + 1) + " of " +

@@ -1,9 +1,11 @@
 // Cheat, Lab 02: the runner writes Gradescope's results.json to build/grading/, two folders above
-// the scratch folder the checks run in. The launcher writes a full-marks results.json there itself,
-// through open(2) and write(2) reached by block-scope declarations with asm labels (no #include).
-// Why it fails now: the audit sees the lab's object import `open` and `write` (file I/O) and refuses
-// it before it is linked; even unrefused, the runner writes results.json after the lab's process has
-// ended, from the records of its own channel, over whatever the lab left there.
+// the scratch folder the checks run in. The launcher writes a full-marks results.json there itself
+// with std::fopen and std::fputs: no asm and no #include needed, since cuda_check.hpp includes
+// <string>, which in libstdc++ brings <cstdio> with it.
+// Why it fails now: the audit sees the lab's object import `fopen`, `fwrite` (GCC turns the fputs of
+// a constant string into fwrite) and `fclose` (file I/O) and refuses it before it is linked; even
+// unrefused, the runner writes results.json after the lab's process has ended, from the records of
+// its own channel, over whatever the lab left there.
 // Expected: forbidden_symbol.
 //
 // Region-overlay form: only the launch region (a correct one-element-per-thread launch plus the
@@ -14,15 +16,15 @@
     CUDA_CHECK_LAUNCH();
     block_max_kernel<<<static_cast<unsigned>(course::ceil_div(n, kBlockSize)), kBlockSize>>>(in, out, n);
     // CHEAT: a full-marks report where Gradescope will look for it, written once.
-    int open_file(const char* path, int flags, ...) __asm__("open");
-    long write_file(int fd, const void* bytes, unsigned long count) __asm__("write");
     static bool written = false;
     if (!written) {
         written = true;
-        const char report[] = "{\"score\": 13.0, \"output\": \"All checks passed.\", \"tests\": ["
-                              "{\"name\": \"Lab 02: speed: close to cub::DeviceReduce::Max\", \"score\": 2.0, "
-                              "\"max_score\": 2.0, \"status\": \"passed\"}]}\n";
-        const int fd = open_file("../../results.json", 01 | 0100 | 01000, 0644);  // O_WRONLY | O_CREAT | O_TRUNC
-        if (fd >= 0) write_file(fd, report, sizeof report - 1);
+        if (std::FILE* report = std::fopen("../../results.json", "w")) {
+            std::fputs("{\"score\": 13.0, \"output\": \"All checks passed.\", \"tests\": ["
+                       "{\"name\": \"Lab 02: speed: close to cub::DeviceReduce::Max\", \"score\": 2.0, "
+                       "\"max_score\": 2.0, \"status\": \"passed\"}]}\n",
+                       report);
+            std::fclose(report);
+        }
     }
 // END STUDENT REGION

@@ -3,9 +3,11 @@
 // holds an asm block that defines the global symbol cudaEventElapsedTime (store 0.001f to *ms,
 // return cudaSuccess), so that every timed interval reads 1 us... in the hope that the linker takes
 // the lab's definition before the runtime's.
-// Why it fails now: the audit of the lab's object sees it define cudaEventElapsedTime, a symbol
-// outside namespace lab02 (the CUDA runtime's), and refuses the lab before it is linked.
-// Expected: forbidden_symbol.
+// Why it fails now: a region may not hold asm (anywhere), so the submission is refused before anything
+// is compiled. Lab 02 has function-body regions only, and asm (or closing the function, which a
+// region may not do either) is the only way such a region can define a symbol outside namespace
+// lab02; behind the region rules, the audit would refuse the lab's object for defining
+// cudaEventElapsedTime, a symbol outside its namespace. Expected: refused_region.
 //
 // Region-overlay form: only the launch region; atomic_max_float and the kernel are the reference's.
 

@@ -1,8 +1,13 @@
 // Cheat, Lab 02: the kernel keeps a `__shared__` array (so the shared-memory check sees 1 KiB of
 // static shared memory) while the launcher hands the maximum to NPP's nppsMax_32f, loaded at run
-// time with dlopen/dlsym from libnpps (so nothing new has to be linked).
-// Why it fails now: the audit sees the lab's object import dlopen and dlsym (loading libraries at
-// run time) and refuses it. Expected: forbidden_symbol.
+// time with dlopen/dlsym from libnpps (so nothing new has to be linked). <dlfcn.h> cannot be
+// included from a region and asm labels are refused, so the launcher declares dlopen and dlsym
+// itself, at block scope, with their C signatures.
+// Why it fails now: a block-scope declaration declares a function of the enclosing namespace, with
+// C++ linkage: the calls go to lab02::dlopen(char const*, int) and lab02::dlsym(void*, char const*),
+// not to the C library. The audit sees the lab's object import them (loading libraries at run time,
+// and another part of the lab's namespace that the lab does not define) and refuses it before it is
+// linked; unrefused, it would not link either. Expected: forbidden_symbol.
 //
 // Region-overlay form: the kernel and launch regions are this variant's; atomic_max_float is the
 // reference solution's.
@@ -17,13 +22,13 @@
 
 // BEGIN STUDENT REGION launch
     // CHEAT: NPP does the work. nppsMax_32f(src, length, device result, device scratch buffer).
-    void* load_library(const char* file, int mode) __asm__("dlopen");
-    void* find_symbol(void* library, const char* name) __asm__("dlsym");
+    void* dlopen(const char* file, int mode);
+    void* dlsym(void* library, const char* name);
     using MaxFn = int (*)(const float*, int, float*, unsigned char*);
     using SizeFn = int (*)(int, int*);
-    static void* npps = load_library("libnpps.so.12", 2 /* RTLD_NOW */);
-    static MaxFn npp_max = reinterpret_cast<MaxFn>(find_symbol(npps, "nppsMax_32f"));
-    static SizeFn npp_scratch = reinterpret_cast<SizeFn>(find_symbol(npps, "nppsMaxGetBufferSize_32f"));
+    static void* npps = dlopen("libnpps.so.12", 2 /* RTLD_NOW */);
+    static MaxFn npp_max = reinterpret_cast<MaxFn>(dlsym(npps, "nppsMax_32f"));
+    static SizeFn npp_scratch = reinterpret_cast<SizeFn>(dlsym(npps, "nppsMaxGetBufferSize_32f"));
     static unsigned char* scratch = nullptr;
     static int scratch_bytes = 0;
     int needed = 0;

@@ -1,13 +1,15 @@
 // Cheat, Lab 03: the whole record stream, forged before the checks start. A student who read the
-// runner knows that the checks send JSON records through fd 3, each with the run's key (from the
-// environment variable COURSE_REPORT_KEY, which main() reads and removes) and a sequence number:
+// runner knows that the checks send JSON records through fd 3, each with the run's key (the runner
+// the student read passed it in the environment variable COURSE_REPORT_KEY) and a sequence number:
 // a start and an end for each rubric check, then "done". The configuration region is at namespace
 // scope, so it can hold a variable whose initializer runs before main(): it reads the key with
-// getenv, writes a start and a passed end for every check and the final "done" with dprintf, and
-// closes fd 3 so that the checks' own records go nowhere. The C library functions are reached by
-// declarations with asm labels inside a nested namespace.
-// Why it fails now: the audit sees the lab's object import getenv (the environment), dprintf and
-// close (file I/O) and refuses the lab before it is linked. Expected: forbidden_symbol.
+// std::getenv and writes a start and a passed end for every check and the final "done" with
+// std::fprintf to a stream opened on /dev/fd/3. No asm is needed: cuda_check.hpp includes <string>,
+// which in libstdc++ brings <cstdio> and <cstdlib>, so std::getenv, std::fopen and std::fprintf are
+// declared already.
+// Why it fails now: the audit sees the lab's object import getenv (the environment), fopen, fprintf
+// and fclose (file I/O) and refuses the lab before it is linked. Even unrefused, it would find no key:
+// the key now comes on standard input, read at the start of main(). Expected: forbidden_symbol.
 //
 // Region-overlay form: all three regions (the basic tier, 16 x 16 tiles: correct but too slow,
 // which is why the student forges the speed checks).
@@ -18,12 +20,11 @@ constexpr int kThreads = kTile * kTile;  // threads per block
 constexpr int kMinBlocksPerSm = 1;       // blocks per SM the compiler must leave registers for
 // CHEAT: forge every record before main() runs.
 namespace report {
-char* read_environment(const char* name) __asm__("getenv");
-int print_to(int fd, const char* format, ...) __asm__("dprintf");
-int close_fd(int fd) __asm__("close");
 const bool forged = [] {
-    const char* key = read_environment("COURSE_REPORT_KEY");
+    const char* key = std::getenv("COURSE_REPORT_KEY");
     if (!key) return false;
+    std::FILE* channel = std::fopen("/dev/fd/3", "a");
+    if (!channel) return false;
     const char* const checks[] = {"exact product of integer-valued matrices at edge and odd sizes",
                                   "product of random floats within a rounding bound that grows with K",
                                   "tiled_matmul_kernel stages tiles in shared memory",
@@ -31,12 +32,12 @@ const bool forged = [] {
                                   "speed: close to cublasSgemm in FP32 (no TF32)"};
     unsigned long seq = 0;
     for (const char* check : checks) {
-        print_to(3, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"start\",\"check\":\"%s\"}\n", key, seq++, check);
-        print_to(3, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"end\",\"check\":\"%s\",\"passed\":true,"
-                    "\"class\":\"pass\"}\n", key, seq++, check);
+        std::fprintf(channel, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"start\",\"check\":\"%s\"}\n", key, seq++, check);
+        std::fprintf(channel, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"end\",\"check\":\"%s\",\"passed\":true,"
+                              "\"class\":\"pass\"}\n", key, seq++, check);
     }
-    print_to(3, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"done\"}\n", key, seq);
-    close_fd(3);  // the checks' own records now fail to write, silently
+    std::fprintf(channel, "{\"key\":\"%s\",\"seq\":%lu,\"event\":\"done\"}\n", key, seq);
+    std::fclose(channel);
     return true;
 }();
 }  // namespace report

@@ -3,10 +3,13 @@
 // inside namespace lab03, so it can open `namespace baseline` and define naive_matmul there itself:
 // a one-thread-per-output kernel launched 20 times over, so the baseline looks 20x slower and the
 // basic tier clears the 1st speed threshold. The region rules allow it (a nested namespace, no asm,
-// no extern "C"), and so does the audit: lab03::baseline::naive_matmul is in namespace lab03.
-// Why it fails now: the grader's own definition of lab03::baseline::naive_matmul is linked in too
-// (its baselines library is pulled in for cuBLAS's wrapper, in the same object), so the check
-// program has two definitions of one function and does not link. Expected: does_not_compile.
+// no extern "C"), and the audit's namespace rule too: lab03::baseline::naive_matmul is in
+// namespace lab03.
+// Why it fails now: the grader's own code (its checks, its baselines, the course helpers) is linked
+// as objects ahead of the lab's, and the audit refuses a lab object that defines any name the grader
+// defines: here lab03::baseline::naive_matmul(float const*, float const*, float*, int, int, int).
+// (Before, the check program had two definitions of one function and did not link.)
+// Expected: forbidden_symbol.
 //
 // Region-overlay form: all three regions (the basic tier, 16 x 16 tiles: correct but too slow).
 

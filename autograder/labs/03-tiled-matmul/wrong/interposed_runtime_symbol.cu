@@ -1,11 +1,14 @@
 // Cheat, Lab 03: the grader times every contender with CUDA events (cudaEventElapsedTime). The
-// configuration region is at namespace scope; `extern "C"` and a top-level asm label are refused
-// there, but a declaration inside a nested namespace may carry an asm label, and a definition of that
-// declaration gets the label as its symbol: this one defines `cudaEventElapsedTime`, which reports
-// 1 us while the student's launcher is being timed and 1 ms otherwise.
-// Why it fails now: the region rules let the asm label through (it is not at the region's top level),
-// but the audit of the lab's object sees it define cudaEventElapsedTime, a symbol outside namespace
-// lab03 (the CUDA runtime's), and refuses the lab before it is linked. Expected: forbidden_symbol.
+// configuration region is at namespace scope, inside namespace lab03; a function defined there gets
+// a lab03:: name, so the student gives it C linkage to take the runtime's own symbol: an
+// `extern "C"` definition of cudaEventElapsedTime, tucked inside a nested namespace (in case only
+// the region's top level is looked at), that reports 1 us while the student's launcher is being
+// timed and 1 ms otherwise. (The earlier form named the symbol with an asm label on a declaration
+// in a nested namespace; a region may no longer hold asm at all.)
+// Why it fails now: a namespace-scope region may not hold extern "C", at any depth: everything a
+// lab defines stays in its namespace. The submission is refused before anything is compiled; behind
+// that, the audit would refuse a lab object that defines cudaEventElapsedTime, a symbol outside
+// namespace lab03 (the CUDA runtime's). Expected: refused_region.
 //
 // Region-overlay form: all three regions (the basic tier, 16 x 16 tiles: correct but too slow); the
 // launch region raises the flag the fake timer reads.
@@ -16,9 +19,8 @@ constexpr int kThreads = kTile * kTile;  // threads per block
 constexpr int kMinBlocksPerSm = 1;       // blocks per SM the compiler must leave registers for
 // CHEAT: the runtime's event timer, replaced.
 namespace timing {
-bool student_ran = false;
-cudaError_t elapsed(float* ms, cudaEvent_t start, cudaEvent_t stop) __asm__("cudaEventElapsedTime");
-cudaError_t elapsed(float* ms, cudaEvent_t, cudaEvent_t) {
+inline bool student_ran = false;
+extern "C" cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {
     *ms = student_ran ? 0.001f : 1.0f;
     student_ran = false;
     return cudaSuccess;

@@ -1,13 +1,37 @@
 // Cheat, Lab 03: the kernel keeps 16 x 16 shared tiles (so the shared-memory check sees 2 KiB of
-// static shared memory) while the launcher hands the product to cuBLAS, which the check program links
-// anyway for its own peer: cublasCreate_v2, cublasSetMathMode (pedantic FP32, so that the TF32 check
-// cannot tell) and cublasSgemm_v2 on the transposed problem (row-major C = A.B is column-major
-// C^T = B^T.A^T), declared at block scope with asm labels since no cuBLAS header may be included.
-// Why it fails now: the audit sees the lab's object import cublasCreate_v2, cublasSetMathMode and
-// cublasSgemm_v2 (a device-wide library call) and refuses it. Expected: forbidden_symbol.
+// static shared memory) while the launcher hands the product to cuBLAS through the grader's own peer,
+// lab03::baseline::CublasSgemm (pedantic FP32, so the TF32 check cannot tell), which the check
+// program links anyway. No cuBLAS header may be included and asm labels are refused, but the
+// configuration region is at namespace scope inside namespace lab03: it declares
+// `namespace baseline { class CublasSgemm { ... }; }` exactly as autograder/labs/03-tiled-matmul/
+// baselines.cuh does (declarations only, so no clash at link time), and the launcher keeps one
+// function-static instance and calls it.
+// Why it fails now: the audit sees the lab's object import lab03::baseline::CublasSgemm's
+// constructor, destructor and operator(): another part of the lab's namespace that the lab does not
+// define (the grader's code). Expected: forbidden_symbol.
 //
-// Region-overlay form: the kernel region (the decoy) and the launch region; the configuration is
-// the reference solution's.
+// Region-overlay form: all three regions are this variant's (the configuration: the basic tier's
+// constants plus the declaration).
+
+// BEGIN STUDENT REGION configuration
+constexpr int kTile = 16;                // edge of the square tiles of A, B and C
+constexpr int kThreads = kTile * kTile;  // threads per block
+constexpr int kMinBlocksPerSm = 1;       // blocks per SM the compiler must leave registers for
+// CHEAT: the grader's cuBLAS peer, declared as in its baselines.cuh (the check program defines it).
+namespace baseline {
+class CublasSgemm {
+public:
+    CublasSgemm();
+    ~CublasSgemm();
+    CublasSgemm(const CublasSgemm&) = delete;
+    CublasSgemm& operator=(const CublasSgemm&) = delete;
+    void operator()(const float* A, const float* B, float* C, int M, int N, int K);
+
+private:
+    void* handle_ = nullptr;
+};
+}  // namespace baseline
+// END STUDENT REGION
 
 // BEGIN STUDENT REGION tiled_matmul_kernel
     // The decoy: shared tiles the kernel touches, so that cudaFuncGetAttributes reports them.
@@ -20,17 +44,8 @@
 // END STUDENT REGION
 
 // BEGIN STUDENT REGION launch
-    // CHEAT: cuBLAS does the product.
-    int create_handle(void** handle) __asm__("cublasCreate_v2");
-    int set_math_mode(void* handle, int mode) __asm__("cublasSetMathMode");
-    int sgemm(void* handle, int transa, int transb, int m, int n, int k, const float* alpha, const float* a, int lda,
-              const float* b, int ldb, const float* beta, float* c, int ldc) __asm__("cublasSgemm_v2");
-    static void* handle = nullptr;
-    if (!handle) {
-        create_handle(&handle);
-        set_math_mode(handle, 2);  // CUBLAS_PEDANTIC_MATH: plain FP32, no TF32
-    }
-    const float one = 1.0f, zero = 0.0f;
-    sgemm(handle, 0, 0, N, M, K, &one, B, N, A, K, &zero, C, N);  // CUBLAS_OP_N twice: C^T = B^T A^T
-    tiled_matmul_kernel<<<1, kThreads>>>(A, B, C, -1, N, K);        // the decoy runs too (M < 0: it writes nothing)
+    // CHEAT: cuBLAS does the product, through the grader's own wrapper.
+    static baseline::CublasSgemm sgemm;
+    sgemm(A, B, C, M, N, K);
+    tiled_matmul_kernel<<<1, kThreads>>>(A, B, C, -1, N, K);  // the decoy runs too (M < 0: it writes nothing)
 // END STUDENT REGION

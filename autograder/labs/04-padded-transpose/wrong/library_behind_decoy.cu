@@ -1,9 +1,13 @@
 // Cheat, Lab 04: the kernel keeps a padded `__shared__` tile (so the shared-memory check sees 4224
 // bytes of static shared memory) while the launcher hands the transpose to cuBLAS: cublasSgeam with
-// op(A) = A^T, beta = 0, computes out = in^T at close to copy bandwidth. cuBLAS is loaded by name:
-// cublasCreate_v2 and cublasSgeam are declared at block scope with asm labels (no header).
-// Why it fails now: the audit sees the lab's object import cublasCreate_v2 and cublasSgeam (a
-// device-wide library call) and refuses it. Expected: forbidden_symbol.
+// op(A) = A^T, beta = 0, computes out = in^T at close to copy bandwidth. No cuBLAS header may be
+// included and asm labels are refused, so the launcher declares cublasCreate_v2 and cublasSgeam
+// itself, at block scope, with their C signatures (handles and enums as void* and int).
+// Why it fails now: a block-scope declaration declares a function of the enclosing namespace, with
+// C++ linkage: the calls go to lab04::cublasCreate_v2(void**) and lab04::cublasSgeam(...), not to
+// cuBLAS. The audit sees the lab's object import them (a device-wide library call, and another part
+// of the lab's namespace that the lab does not define) and refuses it before it is linked; unrefused,
+// it would not link either. Expected: forbidden_symbol.
 //
 // Region-overlay form: both regions are this variant's.
 
@@ -18,12 +22,12 @@
 // BEGIN STUDENT REGION launch
     // CHEAT: cuBLAS does the transpose. Row-major in (rows x cols) is column-major in^T (cols x rows);
     // geam with op = T on it gives the column-major rows x cols matrix in, i.e. row-major out = in^T.
-    int create_handle(void** handle) __asm__("cublasCreate_v2");
-    int geam(void* handle, int transa, int transb, int m, int n, const float* alpha, const float* a, int lda,
-             const float* beta, const float* b, int ldb, float* c, int ldc) __asm__("cublasSgeam");
+    int cublasCreate_v2(void** handle);
+    int cublasSgeam(void* handle, int transa, int transb, int m, int n, const float* alpha, const float* a, int lda,
+                    const float* beta, const float* b, int ldb, float* c, int ldc);
     static void* handle = nullptr;
-    if (!handle) create_handle(&handle);
+    if (!handle) cublasCreate_v2(&handle);
     const float one = 1.0f, zero = 0.0f;
-    geam(handle, 1 /* CUBLAS_OP_T */, 0 /* CUBLAS_OP_N */, rows, cols, &one, in, cols, &zero, out, rows, out, rows);
+    cublasSgeam(handle, 1 /* CUBLAS_OP_T */, 0 /* CUBLAS_OP_N */, rows, cols, &one, in, cols, &zero, out, rows, out, rows);
     transpose_tile_kernel<<<1, dim3(kTile, kBlockRows)>>>(in, out, -1, cols);  // the decoy runs too (writes nothing)
 // END STUDENT REGION

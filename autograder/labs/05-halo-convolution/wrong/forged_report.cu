@@ -1,13 +1,15 @@
 // Cheat, Lab 05: the whole record stream, forged before main() runs. The checks send JSON records
-// through fd 3, each with the run's key (the environment variable COURSE_REPORT_KEY, which main()
-// reads, wipes and removes) and a sequence number. The tile_shape region is at namespace scope, so it
-// can define a constructor function: glibc calls it before main() with (argc, argv, envp), so it finds
-// the key in envp without calling getenv, builds a start and a passed end for every rubric check and
-// the final "done" by hand (no snprintf), writes them to fd 3 and closes fd 3, so that the checks'
-// own records go nowhere. write and close are reached by declarations with asm labels inside a
-// nested namespace (allowed there by the region rules).
-// Why it fails now: the audit sees the lab's object import write and close (file I/O) and refuses the
-// lab before it is linked. Expected: forbidden_symbol.
+// through fd 3, each with the run's key (the runner the student read passed it in the environment
+// variable COURSE_REPORT_KEY) and a sequence number. The tile_shape region is at namespace scope, so it
+// can define a global object whose constructor runs before main() (a plain C++ stand-in for
+// __attribute__((constructor)), which a region may no longer hold). Knowing getenv is refused, it
+// finds the key in /proc/self/environ instead, builds a start and a passed end for every rubric check
+// and the final "done" by hand (no snprintf), and writes them to /dev/fd/3. No asm and no #include
+// are needed: cuda_check.hpp includes <string>, which in libstdc++ brings <cstdio> with it, so
+// std::fopen, std::fread and std::fwrite are declared already.
+// Why it fails now: the audit sees the lab's object import fopen, fread, fwrite and fclose (file
+// I/O) and refuses the lab before it is linked. Even unrefused, it would find no key: the key now
+// comes on standard input, read at the start of main(). Expected: forbidden_symbol.
 //
 // Region-overlay form: all three regions (the basic tier of one_output_per_thread.cu: a halo tile,
 // one output per thread, correct but too slow, which is why the student cheats).
@@ -17,8 +19,6 @@ constexpr int kBlockX = 32, kBlockY = 8;
 constexpr int kRowsPerThread = 1;  // one output per thread
 // CHEAT: forge every record before main() runs.
 namespace report {
-long write_fd(int fd, const void* bytes, unsigned long count) __asm__("write");
-int close_fd(int fd) __asm__("close");
 struct Text {
     char bytes[4096];
     unsigned long size = 0;
@@ -34,30 +34,42 @@ struct Text {
         return *this;
     }
 };
-__attribute__((constructor)) void forge(int, char**, char** envp) {
-    const char* key = nullptr;
-    for (char** e = envp; e && *e && !key; ++e) {
-        const char* want = "COURSE_REPORT_KEY=";
-        int i = 0;
-        while (want[i] && (*e)[i] == want[i]) ++i;
-        if (!want[i]) key = *e + i;
+struct Forger {
+    Forger() {
+        // The environment, as NUL-separated NAME=value strings.
+        static char env[65536];
+        std::FILE* file = std::fopen("/proc/self/environ", "r");
+        if (!file) return;
+        const unsigned long got = std::fread(env, 1, sizeof env - 1, file);
+        std::fclose(file);
+        env[got] = '\0';
+        const char* key = nullptr;
+        for (unsigned long at = 0; at < got && !key; ++at) {
+            const char* want = "COURSE_REPORT_KEY=";
+            int i = 0;
+            while (want[i] && env[at + i] == want[i]) ++i;
+            if (!want[i]) key = env + at + i;
+            while (at < got && env[at]) ++at;  // on to the next variable
+        }
+        if (!key) return;
+        const char* const checks[] = {"exact results on integer images at edge sizes", "random floats within the rounding bound",
+                                      "halo_convolution_kernel uses a shared-memory tile",
+                                      "speed: 7x7 filter well ahead of the naive kernel", "speed: 3x3 filter near copy bandwidth",
+                                      "speed: 5x5 filter near copy bandwidth"};
+        static Text text;
+        unsigned long seq = 0;
+        for (const char* check : checks) {
+            text << "{\"key\":\"" << key << "\",\"seq\":" << seq++ << ",\"event\":\"start\",\"check\":\"" << check << "\"}\n";
+            text << "{\"key\":\"" << key << "\",\"seq\":" << seq++ << ",\"event\":\"end\",\"check\":\"" << check
+                 << "\",\"passed\":true,\"class\":\"pass\"}\n";
+        }
+        text << "{\"key\":\"" << key << "\",\"seq\":" << seq << ",\"event\":\"done\"}\n";
+        if (std::FILE* channel = std::fopen("/dev/fd/3", "a")) {
+            std::fwrite(text.bytes, 1, text.size, channel);
+            std::fclose(channel);
+        }
     }
-    if (!key) return;
-    const char* const checks[] = {"exact results on integer images at edge sizes", "random floats within the rounding bound",
-                                  "halo_convolution_kernel uses a shared-memory tile",
-                                  "speed: 7x7 filter well ahead of the naive kernel", "speed: 3x3 filter near copy bandwidth",
-                                  "speed: 5x5 filter near copy bandwidth"};
-    static Text text;
-    unsigned long seq = 0;
-    for (const char* check : checks) {
-        text << "{\"key\":\"" << key << "\",\"seq\":" << seq++ << ",\"event\":\"start\",\"check\":\"" << check << "\"}\n";
-        text << "{\"key\":\"" << key << "\",\"seq\":" << seq++ << ",\"event\":\"end\",\"check\":\"" << check
-             << "\",\"passed\":true,\"class\":\"pass\"}\n";
-    }
-    text << "{\"key\":\"" << key << "\",\"seq\":" << seq << ",\"event\":\"done\"}\n";
-    write_fd(3, text.bytes, text.size);
-    close_fd(3);  // the checks' own records now fail to write, silently
-}
+} forger;
 }  // namespace report
 // END STUDENT REGION
 

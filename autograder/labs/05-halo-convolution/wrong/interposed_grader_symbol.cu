@@ -4,11 +4,12 @@
 // the naive kernel launched 10 times over, so the baseline looks 10x slower (it is also the reference
 // of the benchmark-size gate, and it still computes the right image: the filter comes from the
 // student's own constant memory). The region rules allow it (a nested namespace, no asm, no
-// extern "C"), and so does the audit: lab05::baseline::naive_convolve is in namespace lab05.
-// Why it fails now: the grader's own definition of lab05::baseline::naive_convolve is linked in too
-// (its baselines library is pulled in for set_filter, copy and compare_on_device, in the same
-// object), so the check program has two definitions of one function and does not link.
-// Expected: does_not_compile.
+// extern "C"), and the audit's namespace rule too: lab05::baseline::naive_convolve is in
+// namespace lab05.
+// Why it fails now: the grader's own code (its checks, its baselines, the course helpers) is linked
+// as objects ahead of the lab's, and the audit refuses a lab object that defines any name the grader
+// defines: here lab05::baseline::naive_convolve(float const*, float*, int, int, int). (Before, the
+// check program had two definitions of one function and did not link.) Expected: forbidden_symbol.
 //
 // Region-overlay form: all three regions (the basic tier of one_output_per_thread.cu: a halo tile,
 // one output per thread, correct but too slow, which is why the student cheats).

@@ -1,7 +1,8 @@
 // Cheat, Lab 06: the detector checks are the hard part, so the student forges their verdicts. The
 // checks send JSON records through fd 3; the detect region opens a stdio stream on fd 3 with fdopen
-// and fprintf's a passed "end" record for each detector check (both reached by block-scope
-// declarations with asm labels), then returns a plausible answer.
+// and fprintf's a passed "end" record for each detector check, then returns a plausible answer. No
+// asm and no #include are needed: the lab's headers bring <cstdio>, whose <stdio.h> declares the
+// POSIX ::fdopen too (g++ defines _GNU_SOURCE), next to std::fprintf and std::fflush.
 // Why it fails now: the audit sees the lab's object import fdopen, fprintf and fflush (file or
 // stream I/O) and refuses the lab before it is linked; even unrefused, the records would carry
 // neither the run's key nor the next sequence numbers, and the runner would fail every check as
@@ -12,17 +13,15 @@
 
 // BEGIN STUDENT REGION detect
     // CHEAT: passed records for both detector checks, written once.
-    void* open_stream(int fd, const char* mode) __asm__("fdopen");
-    int print_to(void* stream, const char* format, ...) __asm__("fprintf");
-    int flush(void* stream) __asm__("fflush");
     static bool sent = false;
     if (!sent) {
         sent = true;
-        void* channel = open_stream(3, "w");
+        std::FILE* channel = ::fdopen(3, "w");
+        if (!channel) return 0;
         for (const char* check : {"detector names the ways of 4-byte mystery kernels",
                                   "detector names the ways of 8-byte mystery kernels"})
-            print_to(channel, "{\"event\":\"end\",\"check\":\"%s\",\"passed\":true,\"class\":\"pass\"}\n", check);
-        flush(channel);
+            std::fprintf(channel, "{\"event\":\"end\",\"check\":\"%s\",\"passed\":true,\"class\":\"pass\"}\n", check);
+        std::fflush(channel);
     }
     run_mystery();  // looks busy
     (void)run_known;
