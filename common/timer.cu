@@ -10,6 +10,7 @@ std::vector<std::vector<double>> time_interleaved(const std::vector<std::functio
     auto run_once = [&](std::size_t c, EventTimer* timer, double* host_ms) {
         if (options.before_each) options.before_each(c);
         if (timer && options.flusher) options.flusher->flush();
+        CUDA_CHECK(cudaDeviceSynchronize());  // every run starts on an idle device: preparation is not timed
         const auto t0 = std::chrono::steady_clock::now();
         if (timer) timer->start();
         contenders[c]();

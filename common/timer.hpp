@@ -97,7 +97,8 @@ struct BenchOptions {
 
 /// @brief Times each function in @p contenders with events, round-robin, and returns the samples (ms):
 /// result[c][r] is repetition r of contender c. Every function must enqueue its work on the default stream.
-/// Each run ends with the whole device idle (cudaDeviceSynchronize), so no run overlaps the next.
+/// Each run starts and ends with the whole device idle (cudaDeviceSynchronize), so no run overlaps another
+/// run or its preparation.
 /// Compiled into course_common (not inline), so a lab that may use it (Lab 06's detector) calls the course's
 /// timer rather than creating events of its own.
 std::vector<std::vector<double>> time_interleaved(const std::vector<std::function<void()>>& contenders,
