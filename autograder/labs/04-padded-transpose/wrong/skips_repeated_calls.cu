@@ -1,16 +1,21 @@
 // Known-wrong Lab 04 (a measurement cheat): the reference kernel, but at the benchmark size only the
-// first call with a given pair of buffers transposes; later calls with the same buffers return at once,
-// betting that the output still holds the answer. The first call passes the correctness gate; the speed
-// checks poison the output and refill the input before every timed call and check each result.
-// Expected: wrong_result.
+// first call with a given pair of buffers transposes; a later call with a pair seen before returns at
+// once, betting that the output still holds the answer. The first call passes the correctness gate; the
+// speed checks poison the output and refill the input with fresh contents before every timed call, and
+// check each result. Expected: wrong_result.
 
 // BEGIN STUDENT REGION launch
-    // BUG (cheat): remember the buffers of the last big call and skip the work when they come again.
-    static const float* last_in = nullptr;
-    static const float* last_out = nullptr;
-    const bool big = std::size_t(rows) * cols >= (std::size_t(1) << 24);
-    if (big && in == last_in && out == last_out) return;
-    if (big) last_in = in, last_out = out;
+    // BUG (cheat): remember the buffers of recent big calls and skip the work when a pair comes again.
+    static const float* seen_in[4] = {};
+    static const float* seen_out[4] = {};
+    static int next = 0;
+    if (std::size_t(rows) * cols >= (std::size_t(1) << 24)) {
+        for (int k = 0; k < 4; ++k)
+            if (seen_in[k] == in && seen_out[k] == out) return;
+        seen_in[next] = in;
+        seen_out[next] = out;
+        next = (next + 1) % 4;
+    }
     const dim3 block(kTile, kBlockRows);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTile)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
