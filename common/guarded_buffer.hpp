@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -79,5 +80,26 @@ private:
     std::size_t guard_;
     DeviceBuffer<T> storage_;
 };
+
+/// @brief Elements of poison the checks place after every input: a kernel that reads past the end of
+/// its input picks up NaN (for floats), and its result shows it.
+inline constexpr std::size_t kInputTail = 64;
+
+/// @brief Poisons the @p tail elements of @p d after its first @p n (it must hold n + tail).
+template <class T>
+void poison_tail(DeviceBuffer<T>& d, std::size_t n, std::size_t tail = kInputTail) {
+    if (d.size() < n + tail) throw std::logic_error("poison_tail: the buffer has no room for the tail");
+    CUDA_CHECK(cudaMemset(d.data() + n, kPoisonByte, tail * sizeof(T)));
+}
+
+/// @brief A device copy of @p host followed by @p tail poisoned elements.
+template <class T>
+DeviceBuffer<T> upload_with_poisoned_tail(const std::vector<T>& host, std::size_t tail = kInputTail) {
+    DeviceBuffer<T> d(host.size() + tail);
+    if (!host.empty())
+        CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    poison_tail(d, host.size(), tail);
+    return d;
+}
 
 }  // namespace course

@@ -40,7 +40,7 @@ std::string n_str(std::size_t n) { return "n = " + std::to_string(n); }
 
 // Runs the student's sum on @p host; nullopt when it failed (the failure is recorded).
 std::optional<float> student_sum(const std::vector<float>& host) {
-    course::DeviceBuffer<float> in(host);
+    const auto in = course::upload_with_poisoned_tail(host);  // NaN after the end: an over-read shows
     course::GuardedBuffer<float> out(1);  // poisoned: an unwritten result reads back as NaN
     const std::string what = "sum_reduce(" + n_str(host.size()) + ")";
     if (!grading::run_student([&] { lab01::sum_reduce(in.data(), out.data(), host.size()); }, what))
@@ -52,11 +52,13 @@ std::optional<float> student_sum(const std::vector<float>& host) {
     return out.download()[0];
 }
 
-// Integer values in [-8, 8]; for large n only about 2^21 of them are non-zero, so that the sum of
-// magnitudes stays below 2^24 (see the exactness argument in the check below).
+// Integer values whose magnitudes add up to less than 2^24 (see the exactness argument in the check
+// below): in [-8, 8] up to 2^21 elements; beyond, in [-1, 1], with one element in ceil(n / 2^24) kept,
+// so that even the largest input is dense (a quarter of its elements at n = 2^26), not mostly zeros.
 std::vector<float> integer_input(std::size_t n, std::uint64_t seed) {
-    std::vector<float> v = course::integer_floats(n, seed, -8, 8);
-    const std::uint64_t keep_one_in = n > (1u << 21) ? n / (1u << 21) : 1;
+    const bool small = n <= (std::size_t(1) << 21);
+    std::vector<float> v = course::integer_floats(n, seed, small ? -8 : -1, small ? 8 : 1);
+    const std::uint64_t keep_one_in = small ? 1 : course::ceil_div(n, std::size_t(1) << 24);
     if (keep_one_in > 1)
         for (std::size_t i = 0; i < n; ++i)
             if (course::hash64(seed ^ 0x5A5A5A5Aull, i) % keep_one_in != 0) v[i] = 0.0f;

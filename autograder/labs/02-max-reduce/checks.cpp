@@ -106,6 +106,7 @@ std::optional<float> student_max(const float* d_in, std::size_t n) {
 // Fills d[0..n) with uniform floats in [lo, hi) on the GPU and returns a host copy of them.
 std::vector<float> fill_uniform(course::DeviceBuffer<float>& d, std::size_t n, std::uint64_t seed, float lo, float hi) {
     course::fill_uniform_device(d.data(), n, seed, lo, hi);
+    course::poison_tail(d, n);  // NaN after the end: a kernel that reads past n returns NaN
     std::vector<float> host(n);
     CUDA_CHECK(cudaMemcpy(host.data(), d.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
     return host;
@@ -175,7 +176,7 @@ struct Case {
 // Runs every case; false when a failure ended the check early.
 bool run_cases(const std::vector<Case>& cases, WrongAnswers& wrong) {
     for (const Case& c : cases) {
-        const course::DeviceBuffer<float> in(c.input);
+        const auto in = course::upload_with_poisoned_tail(c.input);  // NaN after the end: an over-read shows
         const float expected = cpu_max(c.input);
         const auto got = student_max(in.data(), c.input.size());
         if (!got) return false;
@@ -191,7 +192,7 @@ std::size_t random_index(std::uint64_t seed, std::uint64_t salt, std::size_t n) 
 }  // namespace
 
 TEST_CASE("exact maximum of random inputs at edge sizes") {
-    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
     for (std::size_t n : kEdgeSizes) {
@@ -220,7 +221,7 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
 
 TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {
     // Every element in [-2, -1): a kernel that pads with 0 or starts *out at 0 returns 0.
-    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
     for (std::size_t n : kEdgeSizes) {
@@ -236,10 +237,10 @@ TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {
 }
 
 TEST_CASE("maximum placed first, last and in the tail") {
-    // Background uniform in [-4, -2.5) and one planted element in [-2, -1): the planted one is the
+    // Background uniform in [-4, -2.5) and one planted element in [-2, -1) (or a -0.0): the planted one is the
     // unique maximum, and everything is negative so that a 0 identity cannot hide it. "The tail" is
     // past the last full block of kBlockSize elements (all of the input when n < kBlockSize).
-    course::DeviceBuffer<float> in(kEdgeSizes.back());
+    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
     WrongAnswers wrong;
     bool failed_in_tail = false, failed_before_tail = false, passed_before_tail = false;
     bool failed_at_first = false, failed_elsewhere = false;
@@ -253,13 +254,19 @@ TEST_CASE("maximum placed first, last and in the tail") {
         std::vector<Spot> spots = {{"index 0", 0}, {"the last index", n - 1}};
         if (full < n) spots.push_back({"the tail", full + random_index(seed, 1, n - full)});
         spots.push_back({"a random index", random_index(seed, 2, n)});
+        // A -0.0 among the last four elements (the last float4 a vectorised kernel reads, or its scalar
+        // remainder): the maximum of negatives and -0.0 is -0.0 (== +0.0), which a sign-unaware integer
+        // comparison loses.
+        spots.push_back({"the last four, as -0.0", n - 1 - random_index(seed, 3, std::min<std::size_t>(n, 4))});
         std::vector<std::size_t> tried;
         for (std::size_t k = 0; k < spots.size(); ++k) {
             const Spot& s = spots[k];
             if (std::find(tried.begin(), tried.end(), s.index) != tried.end()) continue;
             tried.push_back(s.index);
             course::fill_uniform_device(in.data(), n, course::hash64(seed, 100 + k), -4.0f, -2.5f);
-            const float planted = course::uniform_at(seed, 200 + k, -2.0f, -1.0f);
+            course::poison_tail(in, n);  // NaN after the end: a kernel that reads past n returns NaN
+            const bool negative_zero = std::string(s.where).find("-0.0") != std::string::npos;
+            const float planted = negative_zero ? -0.0f : course::uniform_at(seed, 200 + k, -2.0f, -1.0f);
             CUDA_CHECK(cudaMemcpy(in.data() + s.index, &planted, sizeof planted, cudaMemcpyHostToDevice));
             const auto got = student_max(in.data(), n);
             if (!got) return;

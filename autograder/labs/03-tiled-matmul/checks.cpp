@@ -87,7 +87,11 @@ struct Problem {
 
 // Integer values in [-8, 8] (exact products), or uniform floats in [-1, 1).
 Problem make_problem(const Shape& s, const std::string& tag, bool integers) {
-    Problem p{s, course::DeviceBuffer<float>(s.a_size()), course::DeviceBuffer<float>(s.b_size()), {}, {}};
+    // Each matrix is followed by NaN: a kernel that reads past the end of A or B puts NaN into C.
+    Problem p{s, course::DeviceBuffer<float>(s.a_size() + course::kInputTail),
+              course::DeviceBuffer<float>(s.b_size() + course::kInputTail), {}, {}};
+    course::poison_tail(p.A, s.a_size());
+    course::poison_tail(p.B, s.b_size());
     const std::uint64_t salt = (std::uint64_t(s.M) * 1000003u + std::uint64_t(s.N)) * 1000003u + std::uint64_t(s.K);
     const std::uint64_t seed_a = grading::seed_for(tag + "-A", salt), seed_b = grading::seed_for(tag + "-B", salt);
     if (integers) {
@@ -99,6 +103,8 @@ Problem make_problem(const Shape& s, const std::string& tag, bool integers) {
     }
     p.host_A = p.A.download();
     p.host_B = p.B.download();
+    p.host_A.resize(s.a_size());
+    p.host_B.resize(s.b_size());
     return p;
 }
 

@@ -96,7 +96,9 @@ std::string pixel_of(long long offset, int width) {
 // Runs set_filter + convolve on the host image @p in; nullopt when it failed (failure recorded).
 std::optional<std::vector<float>> student_convolve(const std::vector<float>& in, Size s, const std::vector<float>& w,
                                                    int K) {
-    course::DeviceBuffer<float> d_in(in);
+    // The image is followed by a row and a bit of NaN: a halo load from below the last row, unguarded,
+    // reads NaN into the result instead of passing unnoticed.
+    const auto d_in = course::upload_with_poisoned_tail(in, static_cast<std::size_t>(s.width) + course::kInputTail);
     // Poisoned output between guards of a full row (and a 256-byte line) on each side: a store one
     // row above or below the image lands in a guard, where it is caught, not in other memory. The
     // guard is a whole number of 256-byte lines, so the output stays as aligned as cudaMalloc's.
