@@ -57,10 +57,14 @@ struct BenchInputs {
     std::vector<std::uint64_t> prints;                ///< the fingerprint of each one's current contents
     std::size_t n = 0;                                ///< elements of each
     std::string tag;                                  ///< names the contents' seeds
-    float lo = 0.0f, hi = 1.0f;                       ///< the range of the uniform random values
+    float lo = 0.0f;                                  ///< the least value any contents may hold
+    float hi = 1.0f;                                  ///< the bound no value reaches
 
+    /// @param n_ elements of each buffer
     /// @param tag_ names the contents' seeds (with seed_for)
-    /// @param lo_, hi_ the range of the uniform random values
+    /// @param lo_ the least value any contents may hold
+    /// @param hi_ the bound no value reaches
+    /// @param count how many buffers
     BenchInputs(std::size_t n_, std::string tag_, float lo_, float hi_, int count = 2)
         : n(n_), tag(std::move(tag_)), lo(lo_), hi(hi_) {
         for (int i = 0; i < count; ++i) {

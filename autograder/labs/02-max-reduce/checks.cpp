@@ -15,6 +15,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "grading.hpp"
+#include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
 #include "hints.hpp"
 #include "random.hpp"
@@ -373,14 +374,15 @@ TEST_CASE("NaN policy: any NaN in the input makes the result NaN") {
 }
 
 TEST_CASE("block_max_kernel reduces in shared memory") {
-    cudaFuncAttributes attr{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, lab02::graded_kernel()));
-    grading::note("block_max_kernel: " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
-                  std::to_string(attr.numRegs) + " registers a thread");
-    if (attr.sharedSizeBytes == 0)
-        grading::fail(Failure::TechniqueNotUsed, "block_max_kernel declares no __shared__ memory",
-                      "the lab is about combining a block's values through shared memory: declare "
-                      "`__shared__ float partial[kBlockSize];` (or one slot per warp) and reduce through it");
+    // Judged on what really runs: the kernels max_reduce launches, traced, must be the lab's own, and
+    // those with shared memory must do most of the work.
+    constexpr std::size_t n = (std::size_t(1) << 22) + 3;
+    const auto in = course::upload_with_poisoned_tail(course::uniform_floats(n, grading::seed_for("lab02-technique")));
+    course::GuardedBuffer<float> out(1);
+    grading::check_shared_memory_technique(
+        "02", [&] { lab02::max_reduce(in.data(), out.data(), n); }, "max_reduce(" + n_str(n) + ")", lab02::graded_kernel(),
+        "the lab is about combining a block's values through shared memory: declare "
+        "`__shared__ float partial[kBlockSize];` (or one slot per warp) and reduce through it");
 }
 
 namespace {
