@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
     int jobs = 0;
     app.add_option("--tree", tree, "what to grade: the student's labs or the reference solutions")
         ->check(CLI::IsMember({"student", "solution"}));
-    app.add_option("--variant", variant, "grade the known-wrong variant NAME of the one --lab given");
+    app.add_option("--variant", variant,
+                   "grade the known-wrong variant NAME (or the correct variant correct:NAME) of the one --lab given");
     app.add_option("--lab", lab_ids, "lab number(s) to grade, e.g. 01 (default: all)");
     app.add_option("--build-dir", build_dir, "the CMake build folder");
     app.add_option("--rubric", rubric_path, "rubric: a folder of NN-name/rubric.json, or one file");
@@ -182,8 +183,13 @@ int main(int argc, char** argv) {
         std::cerr << "grade: --variant needs exactly one --lab\n";
         return 2;
     }
-    const std::string tree_label = variant.empty() ? tree : "wrong/" + variant;
-    const std::string suffix = variant.empty() ? tree : "wrong_" + variant;
+    // A variant is a known-wrong one (NAME) or a correct one written differently from the reference
+    // (correct:NAME).
+    const bool correct_variant = variant.rfind("correct:", 0) == 0;
+    const std::string variant_name = correct_variant ? variant.substr(8) : variant;
+    const std::string kind = correct_variant ? "correct" : "wrong";
+    const std::string tree_label = variant.empty() ? tree : kind + "/" + variant_name;
+    const std::string suffix = variant.empty() ? tree : kind + "_" + variant_name;
     const fs::path out_dir = fs::path(build_dir) / "grading";
     fs::create_directories(out_dir);
 

@@ -10,6 +10,9 @@
 
 #include "cuda_check.hpp"
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include <algorithm>
 #include <cstdint>
 
