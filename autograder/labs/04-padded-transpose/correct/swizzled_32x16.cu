@@ -3,18 +3,26 @@
 // different banks), and blocks of 32 x 16 threads, two elements a thread. It must pass every check.
 
 // BEGIN STUDENT REGION transpose_tile_kernel
+    constexpr int kRows = 16;              // threads along y: the launch below uses the same
     __shared__ float tile[kTile][kTile];  // (kTile, kTile), swizzled: (r, c) at [r][c ^ r]
-    const int tx = threadIdx.x, step = blockDim.y;
+    const int tx = threadIdx.x, ty = threadIdx.y;
     const int col = blockIdx.x * kTile + tx;
-#pragma unroll 4
-    for (int j = threadIdx.y; j < kTile; j += step) {
-        const int row = blockIdx.y * kTile + j;
-        if (row < rows && col < cols) tile[j][tx ^ j] = in[std::size_t(row) * cols + col];
+    float v[kTile / kRows];
+#pragma unroll
+    for (int k = 0; k < kTile / kRows; ++k) {  // all loads first, so they are in flight together
+        const int row = blockIdx.y * kTile + ty + k * kRows;
+        v[k] = row < rows && col < cols ? in[std::size_t(row) * cols + col] : 0.0f;
+    }
+#pragma unroll
+    for (int k = 0; k < kTile / kRows; ++k) {
+        const int j = ty + k * kRows;
+        tile[j][tx ^ j] = v[k];
     }
     __syncthreads();
     const int out_col = blockIdx.y * kTile + tx;
-#pragma unroll 4
-    for (int j = threadIdx.y; j < kTile; j += step) {
+#pragma unroll
+    for (int k = 0; k < kTile / kRows; ++k) {
+        const int j = ty + k * kRows;
         const int out_row = blockIdx.x * kTile + j;
         if (out_row < cols && out_col < rows) out[std::size_t(out_row) * rows + out_col] = tile[tx][j ^ tx];
     }
