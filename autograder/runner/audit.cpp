@@ -106,8 +106,13 @@ std::string refusal_reason(const std::string& s) {
                           "code, such as its baselines, is not for a lab to call)"},
         {R"(course::.*)", "a course helper that this lab may not use"},
     };
-    for (const auto& r : reasons)
-        if (std::regex_match(s, std::regex(r.pattern))) return r.why;
+    static const std::vector<std::regex> compiled = [] {
+        std::vector<std::regex> out;
+        for (const auto& r : reasons) out.emplace_back(r.pattern);
+        return out;
+    }();
+    for (std::size_t i = 0; i < reasons.size(); ++i)
+        if (std::regex_match(s, compiled[i])) return reasons[i].why;
     return "not on the course's allow-list of calls (kernel launches, device memory, occupancy and device queries, "
            "math, the C++ runtime)";
 }
