@@ -2,6 +2,8 @@
 #include "cuda_check.hpp"
 #include "random.hpp"
 
+#include <cerrno>
+
 #include <cstdlib>
 #include <random>
 
@@ -43,8 +45,18 @@ void fill_integers_device(float* d, std::size_t n, std::uint64_t seed, int lo, i
     CUDA_CHECK_LAUNCH();
 }
 
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+    if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ') return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    if (errno != 0 || end == text.c_str() || *end != '\0') return std::nullopt;
+    return v;
+}
+
 std::uint64_t seed_from_env_or_entropy(const char* env_var) {
-    if (const char* s = std::getenv(env_var); s && *s) return std::strtoull(s, nullptr, 0);
+    if (const char* s = std::getenv(env_var); s && *s)
+        if (const auto seed = parse_seed(s)) return *seed;
     std::random_device rd;
     return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -68,5 +70,9 @@ void fill_integers_device(float* d, std::size_t n, std::uint64_t seed, int lo, i
 /// @brief The seed for this run: the value of environment variable @p env_var if set, else fresh entropy.
 /// The caller prints it so a run can be reproduced.
 std::uint64_t seed_from_env_or_entropy(const char* env_var = "COURSE_SEED");
+
+/// @brief @p text as a seed: a non-negative integer, decimal or 0x-hexadecimal, and nothing else;
+/// nullopt otherwise ("abc", "-1", "12x", out of range).
+std::optional<std::uint64_t> parse_seed(const std::string& text);
 
 }  // namespace course

@@ -48,15 +48,6 @@ std::string read_file(const fs::path& p) {
     return s.str();
 }
 
-std::optional<std::uint64_t> parse_seed(const std::string& text) {
-    if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-    if (errno != 0 || end == text.c_str() || *end != '\0') return std::nullopt;
-    return v;
-}
-
 // A fresh key for one lab run's report channel: 128 bits from the system's entropy.
 std::string channel_key() {
     std::random_device rd;
@@ -142,7 +133,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::optional<std::uint64_t> seed;
-    if (!seed_text.empty() && !(seed = parse_seed(seed_text))) {
+    if (!seed_text.empty() && !(seed = course::parse_seed(seed_text))) {
         std::cerr << "grade: --seed needs a non-negative integer (decimal, or hex with 0x), not '" << seed_text << "'\n";
         return 2;
     }

@@ -211,16 +211,6 @@ bool run_student(const std::function<void()>& call, const std::string& what) {
 
 }  // namespace grading
 
-namespace {
-std::optional<std::uint64_t> parse_u64(const std::string& text) {
-    if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-    if (errno != 0 || end == text.c_str() || *end != '\0') return std::nullopt;
-    return v;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
     using namespace grading;
@@ -240,7 +230,7 @@ int main(int argc, char** argv) {
                 g.artifacts = v;
                 continue;
             }
-            const auto n = parse_u64(v);
+            const auto n = course::parse_seed(v);
             if (!n || (a == "--report-fd" && *n > 1024)) {
                 std::cerr << argv[0] << ": " << a << " needs a non-negative integer, not '" << v << "'\n";
                 return 2;

@@ -82,3 +82,12 @@ TEST_CASE("guard violations say where the write landed") {
     CHECK(course::GuardViolation{true, -1}.describe() == "wrote out[-1] (front guard zone, outside the output)");
     CHECK(course::GuardViolation{false, 10}.describe().find("out[10] (back") != std::string::npos);
 }
+
+TEST_CASE("a seed is a non-negative integer and nothing else") {
+    CHECK(course::parse_seed("0") == std::optional<std::uint64_t>(0));
+    CHECK(course::parse_seed("123") == std::optional<std::uint64_t>(123));
+    CHECK(course::parse_seed("0x10") == std::optional<std::uint64_t>(16));
+    CHECK(course::parse_seed("18446744073709551615") == std::optional<std::uint64_t>(18446744073709551615ull));
+    for (const char* bad : {"", "abc", "-1", "+1", " 1", "12x", "1.5", "18446744073709551616"})
+        CHECK_MESSAGE(!course::parse_seed(bad), bad);
+}
