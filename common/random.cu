@@ -3,6 +3,7 @@
 #include "random.hpp"
 
 #include <cerrno>
+#include <cstdio>
 
 #include <cstdlib>
 #include <random>
@@ -55,8 +56,10 @@ std::optional<std::uint64_t> parse_seed(const std::string& text) {
 }
 
 std::uint64_t seed_from_env_or_entropy(const char* env_var) {
-    if (const char* s = std::getenv(env_var); s && *s)
+    if (const char* s = std::getenv(env_var); s && *s) {
         if (const auto seed = parse_seed(s)) return *seed;
+        std::fprintf(stderr, "%s=%s is not a seed (a non-negative integer); using a fresh one\n", env_var, s);
+    }
     std::random_device rd;
     return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }
