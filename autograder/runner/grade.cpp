@@ -28,11 +28,13 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <thread>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -70,7 +72,8 @@ ProcessOutcome build_lab(const std::string& build_dir, const std::string& target
     fs::remove(work / "regions.json");
     fs::remove(work / "audit.json");
     std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target};
-    if (jobs > 0) cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
+    if (jobs <= 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
     const ProcessOutcome b = run_with_timeout(cmd, 1800, log.string(), seconds);
     const auto regions = Verdict::read((work / "regions.json").string());
     const auto audit = Verdict::read((work / "audit.json").string());
@@ -118,7 +121,7 @@ int main(int argc, char** argv) {
     app.add_option("--junit", junit_path, "JUnit XML path (default: <build>/grading/junit.xml)");
     app.add_option("--expect", expect,
                    "succeed only if every graded lab's headline result is this class (pass, wrong_result, ...)");
-    app.add_option("-j,--jobs", jobs, "parallel build jobs")->check(CLI::NonNegativeNumber);
+    app.add_option("-j,--jobs", jobs, "parallel build jobs (default: one per CPU core)")->check(CLI::NonNegativeNumber);
     app.add_flag("--quick", quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
                  "on a machine with no GPU, explain and exit 0 instead of 77 (the make targets use this)");
