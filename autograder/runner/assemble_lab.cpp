@@ -7,6 +7,7 @@
 // Writes GRADED.cu (only when its contents change, so an unchanged lab is not recompiled) and
 // VERDICT.json: {"stage": "regions", "ok": true|false, "class", "message", "notes": [...]}.
 // Exit status: 0 assembled; 1 refused (a region breaks the rules; the verdict says why); 2 bad usage.
+#include "process.hpp"
 #include "regions.hpp"
 #include "verdict.hpp"
 
@@ -19,16 +20,6 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-
-namespace {
-std::optional<std::string> slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
     std::string skeleton, submission, fill, out, verdict_path;
@@ -61,19 +52,19 @@ int main(int argc, char** argv) {
         return 2;
     }
     grading::Verdict verdict{"regions"};
-    const auto skel_text = slurp(skeleton);
+    const auto skel_text = grading::read_text_file(skeleton);
     if (!skel_text) {
         std::cerr << "assemble_lab: cannot read the course's skeleton " << skeleton << "\n";
         return 2;
     }
-    const auto sub_text = slurp(submission);
+    const auto sub_text = grading::read_text_file(submission);
     if (!sub_text) {
         verdict.refuse("refused_region", "the lab's source file " + submission + " is missing or unreadable");
         return verdict.write(verdict_path);
     }
     std::optional<grading::SourceText> filler;
     if (!fill.empty()) {
-        const auto t = slurp(fill);
+        const auto t = grading::read_text_file(fill);
         if (!t) {
             std::cerr << "assemble_lab: cannot read " << fill << "\n";
             return 2;
@@ -89,7 +80,7 @@ int main(int argc, char** argv) {
     }
     verdict.notes = a.notes;
     for (const auto& [course_h, submitted_h] : headers) {
-        const auto c = slurp(course_h), s = slurp(submitted_h);
+        const auto c = grading::read_text_file(course_h), s = grading::read_text_file(submitted_h);
         if (c && s && *c != *s)
             verdict.notes.push_back("your " + fs::path(submitted_h).filename().string() +
                                     " differs from the course's; the course's interface is used");
@@ -101,7 +92,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& n : verdict.notes) std::cerr << "note: " << n << "\n";
     fs::create_directories(fs::path(out).parent_path());
-    if (slurp(out) != a.source) {
+    if (grading::read_text_file(out) != a.source) {
         std::ofstream o(out, std::ios::binary | std::ios::trunc);
         o << a.source;
         if (!o) {

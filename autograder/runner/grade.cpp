@@ -43,12 +43,7 @@ namespace fs = std::filesystem;
 using namespace grading;
 
 namespace {
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string read_file(const fs::path& p) { return read_text_file(p.string()).value_or(""); }
 
 // A fresh key for one lab run's report channel: 128 bits from the system's entropy.
 std::string channel_key() {

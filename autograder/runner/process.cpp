@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -105,6 +106,14 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     if (WIFEXITED(status)) out = {ProcessOutcome::Kind::Exited, WEXITSTATUS(status), 0, ""};
     else out = {ProcessOutcome::Kind::Signaled, WTERMSIG(status), 0, ""};
     return out;
+}
+
+std::optional<std::string> read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 std::string first_error_line(const std::string& log) {

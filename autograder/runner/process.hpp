@@ -4,6 +4,7 @@
 
 #include "results.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ inline constexpr int kReportFd = 3;
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
                                 const std::string& report_key = "");
+
+/// @brief The whole contents of the file at @p path, byte for byte; nullopt when it cannot be read.
+std::optional<std::string> read_text_file(const std::string& path);
 
 /// @brief The first line of a build log that reads like a compiler error, trimmed; "" when none.
 std::string first_error_line(const std::string& log);

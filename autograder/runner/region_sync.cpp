@@ -1,5 +1,6 @@
 // region_sync — proves a starter and its solution are the same file outside the student regions.
 //   region_sync STARTER SOLUTION    exit 0 when they agree, 1 (with the first difference) when not
+#include "process.hpp"
 #include "regions.hpp"
 
 #include <fstream>
@@ -11,25 +12,17 @@ int main(int argc, char** argv) {
         std::cerr << "usage: region_sync STARTER SOLUTION\n";
         return 2;
     }
-    auto read = [](const char* path, std::string& out) {
-        std::ifstream in(path);
-        if (!in) return false;
-        std::ostringstream s;
-        s << in.rdbuf();
-        out = s.str();
-        return true;
-    };
-    std::string a, b;
-    if (!read(argv[1], a) || !read(argv[2], b)) {
-        std::cerr << "region_sync: cannot read " << (a.empty() ? argv[1] : argv[2]) << "\n";
+    const auto a = grading::read_text_file(argv[1]), b = grading::read_text_file(argv[2]);
+    if (!a || !b) {
+        std::cerr << "region_sync: cannot read " << (!a ? argv[1] : argv[2]) << "\n";
         return 2;
     }
-    const std::string diff = grading::compare_skeletons(a, b, argv[1], argv[2]);
+    const std::string diff = grading::compare_skeletons(*a, *b, argv[1], argv[2]);
     if (!diff.empty()) {
         std::cout << diff << "\n";
         return 1;
     }
     std::cout << argv[1] << " and " << argv[2] << " agree outside their "
-              << grading::skeleton_of(a).regions.size() << " student region(s)\n";
+              << grading::skeleton_of(*a).regions.size() << " student region(s)\n";
     return 0;
 }
