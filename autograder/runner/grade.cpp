@@ -20,6 +20,7 @@
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
+#include "sanitizer.hpp"
 #include "verdict.hpp"
 
 #include "device_info.hpp"
@@ -36,8 +37,10 @@
 #include <random>
 #include <thread>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <mutex>
 
 namespace fs = std::filesystem;
 using namespace grading;
@@ -101,6 +104,8 @@ int main(int argc, char** argv) {
     double timeout_s = 60;
     std::string results_path, junit_path, expect;
     int jobs = 0;
+    std::string sanitizer_mode = "auto", sanitizer_path = GRADER_COMPUTE_SANITIZER;
+    double sanitizer_timeout_s = 180;
     app.add_option("--tree", tree, "what to grade: the student's labs or the reference solutions")
         ->check(CLI::IsMember({"student", "solution"}));
     app.add_option("--variant", variant,
@@ -117,6 +122,13 @@ int main(int argc, char** argv) {
     app.add_option("--expect", expect,
                    "succeed only if every graded lab's headline result is this class (pass, wrong_result, ...)");
     app.add_option("-j,--jobs", jobs, "parallel build jobs (default: one per CPU core)")->check(CLI::NonNegativeNumber);
+    app.add_option("--sanitizer", sanitizer_mode,
+                   "the memory and race check under compute-sanitizer: auto (run it when the tool is found; when "
+                   "not, it counts neither way), off (do not run it; it counts neither way), only (run nothing else)")
+        ->check(CLI::IsMember({"auto", "off", "only"}));
+    app.add_option("--compute-sanitizer", sanitizer_path, "the compute-sanitizer program (default: the CUDA Toolkit's, else PATH)");
+    app.add_option("--sanitizer-timeout", sanitizer_timeout_s, "seconds one compute-sanitizer tool may take on a lab's workload")
+        ->check(CLI::PositiveNumber);
     app.add_flag("--quick", quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
                  "on a machine with no GPU, explain and exit 0 instead of 77 (the make targets use this)");
@@ -220,6 +232,17 @@ int main(int argc, char** argv) {
         if (!expect.empty()) return !as_expected ? 1 : decided ? 0 : course::kExitNoGpu;
         return broken ? 1 : 0;
     }
+    // A test of the memory and race check itself cannot pass or fail without the tool: it is skipped.
+    const bool sanitizer_class = expect == "memory_error" || expect == "race_condition";
+    if ((sanitizer_mode == "only" || sanitizer_class) && !find_compute_sanitizer(sanitizer_path)) {
+        std::cerr << "grade: compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer "
+                     "PATH), so the memory and race check cannot run\n";
+        return course::kExitNoGpu;
+    }
+    if (sanitizer_class && sanitizer_mode == "off") {
+        std::cerr << "grade: --expect " << expect << " needs the memory and race check, not --sanitizer off\n";
+        return 2;
+    }
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
     info.seed = seed ? *seed : course::seed_from_env_or_entropy();
@@ -231,6 +254,7 @@ int main(int argc, char** argv) {
     if (junit_path.empty()) junit_path = (out_dir / "junit.xml").string();
 
     std::vector<LabResult> results;
+    std::vector<ProcessOutcome> built;  // how each lab's build ended, for the sanitizer item
     for (const RubricLab* lab : labs) {
         const std::string target = "lab" + lab->id + "_" + suffix;
         const fs::path log = out_dir / (target + ".log");
@@ -247,6 +271,15 @@ int main(int argc, char** argv) {
         double run_s = 0;
         std::string records;
         const std::string key = channel_key();
+        if (sanitizer_mode == "only") {
+            // Only the runner's own item: the lab's checks are not run, and not reported.
+            LabResult r{lab->id, lab->title, tree_label, {}, build_s, 0, log.string(), notes};
+            built.push_back(outcome);
+            info.build_seconds += build_s;
+            std::cout << (outcome.kind == ProcessOutcome::Kind::BuildFailed ? "does not build" : "built") << "\n";
+            results.push_back(std::move(r));
+            continue;
+        }
         if (outcome.kind != ProcessOutcome::Kind::BuildFailed) {
             const fs::path exe = fs::path(build_dir) / "graders" / target;
             if (!fs::exists(exe)) {
@@ -280,7 +313,86 @@ int main(int argc, char** argv) {
         info.build_seconds += build_s;
         info.grade_seconds += run_s;
         std::cout << (r.passed() ? "pass" : "FAIL (" + title(r.primary_failure()) + ")") << "\n" << std::flush;
+        built.push_back(outcome);
         results.push_back(std::move(r));
+    }
+
+    // The memory and race check: each lab's workload under compute-sanitizer's tools. Nothing is timed
+    // any more, so the labs run side by side; within a lab the tools run in the rubric's order, stopping
+    // at the first that finds something.
+    const auto sanitizer = find_compute_sanitizer(sanitizer_path);
+    struct SanitizerJob {
+        std::size_t index;
+        const RubricLab* lab;
+        std::string target;
+        std::vector<SanitizerRun> runs;
+        std::string key;
+    };
+    std::vector<SanitizerJob> san_jobs;
+    for (std::size_t i = 0; i < labs.size(); ++i) {
+        const RubricLab* lab = labs[i];
+        if (!lab->sanitizer) continue;
+        const auto& item = *lab->sanitizer;
+        if (built[i].kind == ProcessOutcome::Kind::BuildFailed) results[i].checks.push_back(sanitizer_not_built(item, built[i]));
+        else if (sanitizer_mode == "off") results[i].checks.push_back(sanitizer_skipped(item, "--sanitizer off"));
+        else if (!sanitizer)
+            results[i].checks.push_back(sanitizer_skipped(
+                item, "compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer PATH)"));
+        else san_jobs.push_back({i, lab, "lab" + lab->id + "_" + suffix, {}, channel_key()});
+    }
+    if (!san_jobs.empty()) {
+        std::cout << "memory and race check (compute-sanitizer) of " << san_jobs.size() << " lab(s)... " << std::flush;
+        const auto start = std::chrono::steady_clock::now();
+        std::size_t next = 0;
+        std::mutex m;
+        auto worker = [&] {
+            for (;;) {
+                SanitizerJob* job = nullptr;
+                {
+                    std::lock_guard<std::mutex> lock(m);
+                    if (next == san_jobs.size()) return;
+                    job = &san_jobs[next++];
+                }
+                const fs::path exe = fs::path(build_dir) / "graders" / job->target;
+                const fs::path scratch = out_dir / "scratch" / (job->target + "-sanitizer");
+                std::error_code e;
+                fs::remove_all(scratch, e);
+                fs::create_directories(scratch, e);
+                for (const auto& tool : job->lab->sanitizer->tools) {
+                    SanitizerRun run;
+                    run.tool = tool;
+                    run.log_path = (out_dir / (job->target + "." + tool + ".log")).string();
+                    const std::string program_log = (out_dir / (job->target + ".sanitizer-output.log")).string();
+                    fs::remove(run.log_path, e);
+                    const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(info.seed),
+                                                              "--report-fd", std::to_string(kReportFd), "--artifacts",
+                                                              out_dir.string(), "--sanitizer-workload"};
+                    run.outcome = run_with_timeout(sanitizer_command(*sanitizer, tool, run.log_path, program),
+                                                   sanitizer_timeout_s, program_log, run.seconds, scratch.string(),
+                                                   &run.records, job->key);
+                    run.log_text = read_file(run.log_path);
+                    const bool found = parse_sanitizer_log(run.log_text).found();
+                    job->runs.push_back(std::move(run));
+                    if (found) break;
+                }
+            }
+        };
+        const unsigned pool = std::min<unsigned>(static_cast<unsigned>(san_jobs.size()),
+                                                 std::max(1u, std::thread::hardware_concurrency() / 2));
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < pool; ++t) threads.emplace_back(worker);
+        for (auto& t : threads) t.join();
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        info.grade_seconds += secs;
+        std::cout << std::fixed << std::setprecision(1) << secs << " s\n";
+        std::cout.unsetf(std::ios::floatfield);
+        for (auto& job : san_jobs) {
+            CheckResult c = judge_sanitizer(*job.lab->sanitizer, job.runs, job.key, sanitizer_timeout_s);
+            std::cout << "Lab " << job.lab->id << ": " << (c.passed() ? "clean" : "FAIL (" + title(c.cls) + "): " + c.message)
+                      << "\n";
+            results[job.index].run_seconds += c.seconds;
+            results[job.index].checks.push_back(std::move(c));
+        }
     }
 
     std::cout << "\n" << summary_table(results, info);

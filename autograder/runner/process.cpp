@@ -39,6 +39,10 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     int channel[2] = {-1, -1}, key_pipe[2] = {-1, -1};
     if (report && (pipe2(channel, O_CLOEXEC) != 0 || pipe2(key_pipe, O_CLOEXEC) != 0))
         return {ProcessOutcome::Kind::Exited, 127, 0, "pipe failed"};
+    // Everything the child needs is made before fork(): the runner may have other threads.
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
@@ -59,9 +63,6 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
             if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         }
-        std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
         execv(args[0], args.data());
         _exit(127);
     }

@@ -22,7 +22,9 @@ std::string threshold(const CheckResult& c) {
     if (!c.value) return "";
     return std::string(c.higher_is_better ? ">= " : "<= ") + num(c.threshold, 2);
 }
-std::string result_word(const CheckResult& c) { return c.passed() ? "pass" : "FAIL: " + title(c.cls); }
+std::string result_word(const CheckResult& c) {
+    return c.skipped ? "not run" : c.passed() ? "pass" : "FAIL: " + title(c.cls);
+}
 
 std::string pad(std::string s, std::size_t w) {
     // Pads by characters on screen (UTF-8 continuation bytes take no column).
@@ -34,6 +36,7 @@ std::string pad(std::string s, std::size_t w) {
 
 std::string check_output(const CheckResult& c) {
     std::string out;
+    if (c.skipped) out += c.message + "\n";
     if (!c.passed()) {
         out += title(c.cls) + ": " + c.message + "\n";
         if (!c.hint.empty()) out += "hint: " + c.hint + "\n";
@@ -71,6 +74,7 @@ std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& inf
                 s << "  - " << c.name << ": " << figure(c) << " (threshold " << threshold(c) << ")\n";
                 for (const auto& n : c.notes) s << "      " << n << "\n";
             }
+            if (c.skipped) s << "  - " << c.name << ": " << c.message << "\n";
             if (c.passed() || c.cls == Failure::NotRun) continue;
             if (!c.value) s << "  - " << c.name << "\n";
             s << "      " << title(c.cls) << ": " << c.message << "\n";
@@ -126,24 +130,29 @@ std::string xml_escape(const std::string& in) {
 }
 
 std::string junit_xml(const std::vector<LabResult>& labs, const RunInfo& info) {
-    std::size_t tests = 0, failures = 0;
+    std::size_t tests = 0, failures = 0, skipped = 0;
     for (const auto& lab : labs)
-        for (const auto& c : lab.checks) tests++, failures += !c.passed();
+        for (const auto& c : lab.checks) tests++, failures += !c.passed(), skipped += c.skipped;
     std::ostringstream s;
     s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    s << "<testsuites name=\"autograder\" tests=\"" << tests << "\" failures=\"" << failures << "\" time=\""
+    s << "<testsuites name=\"autograder\" tests=\"" << tests << "\" failures=\"" << failures << "\" skipped=\""
+      << skipped << "\" time=\""
       << num(info.build_seconds + info.grade_seconds, 3) << "\">\n";
     for (const auto& lab : labs) {
-        std::size_t lab_failures = 0;
-        for (const auto& c : lab.checks) lab_failures += !c.passed();
+        std::size_t lab_failures = 0, lab_skipped = 0;
+        for (const auto& c : lab.checks) lab_failures += !c.passed(), lab_skipped += c.skipped;
         s << "  <testsuite name=\"lab" << lab.id << " " << xml_escape(lab.title) << " (" << xml_escape(lab.tree)
-          << ")\" tests=\"" << lab.checks.size() << "\" failures=\"" << lab_failures << "\" errors=\"0\" time=\""
+          << ")\" tests=\"" << lab.checks.size() << "\" failures=\"" << lab_failures << "\" errors=\"0\" skipped=\"" << lab_skipped << "\" time=\""
           << num(lab.run_seconds, 3) << "\">\n";
         s << "    <properties>\n      <property name=\"gpu\" value=\"" << xml_escape(info.gpu) << "\"/>\n"
           << "      <property name=\"seed\" value=\"" << info.seed << "\"/>\n    </properties>\n";
         for (const auto& c : lab.checks) {
             s << "    <testcase classname=\"lab" << lab.id << "\" name=\"" << xml_escape(c.name) << "\" time=\""
               << num(c.seconds, 3) << "\"";
+            if (c.skipped) {
+                s << ">\n      <skipped message=\"" << xml_escape(c.message) << "\"/>\n    </testcase>\n";
+                continue;
+            }
             if (c.passed()) {
                 s << "/>\n";
                 continue;

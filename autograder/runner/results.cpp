@@ -15,7 +15,7 @@ namespace grading {
 double RubricLab::max_points() const {
     double p = 0;
     for (const auto& c : checks) p += c.points;
-    return p;
+    return p + (sanitizer ? sanitizer->points : 0.0);
 }
 
 const RubricLab* Rubric::find(const std::string& id) const {
@@ -40,6 +40,19 @@ Rubric parse_rubric(const nlohmann::json& j) {
             lab.checks.push_back(check);
         }
         if (lab.checks.empty()) throw std::runtime_error("rubric: lab " + lab.id + " has no checks");
+        if (l.contains("sanitizer")) {
+            const auto& s = l["sanitizer"];
+            RubricSanitizer item{s.at("name").get<std::string>(), s.at("points").get<double>(),
+                                 s.at("tools").get<std::vector<std::string>>()};
+            if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
+            for (const auto& other : lab.checks)
+                if (other.name == item.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
+            if (item.tools.empty()) throw std::runtime_error("rubric: lab " + lab.id + "'s sanitizer item names no tool");
+            for (const auto& t : item.tools)
+                if (t != "memcheck" && t != "racecheck" && t != "synccheck" && t != "initcheck")
+                    throw std::runtime_error("rubric: lab " + lab.id + ": unknown compute-sanitizer tool \"" + t + "\"");
+            lab.sanitizer = std::move(item);
+        }
         if (r.find(lab.id)) throw std::runtime_error("rubric: lab " + lab.id + " appears twice");
         r.labs.push_back(std::move(lab));
     }

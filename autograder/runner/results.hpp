@@ -19,13 +19,21 @@ struct RubricCheck {
     double points = 0; ///< its weight
 };
 
+/// @brief The runner's own item of a lab: its sanitizer workload run under compute-sanitizer's tools.
+struct RubricSanitizer {
+    std::string name;                ///< as reported, e.g. "memory and race check (compute-sanitizer)"
+    double points = 0;               ///< its weight
+    std::vector<std::string> tools;  ///< memcheck, racecheck, synccheck: in the order they run
+};
+
 /// @brief One lab in the rubric.
 struct RubricLab {
     std::string id;     ///< "01"
     std::string dir;    ///< "01-sum-reduction"
     std::string title;  ///< "Sum reduction"
-    std::vector<RubricCheck> checks;  ///< in report order
-    /// @brief Sum of the checks' points.
+    std::vector<RubricCheck> checks;  ///< the lab program's checks, in report order
+    std::optional<RubricSanitizer> sanitizer;  ///< the runner's memory and race check, reported after them
+    /// @brief Sum of the checks' points (the sanitizer item's included).
     double max_points() const;
 };
 
@@ -57,7 +65,8 @@ struct CheckResult {
     std::string unit;          ///< the figure's unit
     bool higher_is_better = true;  ///< direction of the threshold
     double seconds = 0;        ///< time the check took
-    /// @brief True when the check passed.
+    bool skipped = false;      ///< not run (a tool absent): no points lost or given, max_points 0
+    /// @brief True when the check passed (a skipped check counts as passed: it can change nothing).
     bool passed() const { return cls == Failure::None; }
 };
 

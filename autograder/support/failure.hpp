@@ -24,6 +24,8 @@ enum class Failure {
     Crash,                ///< the process died without a CUDA error (segfault, abort, uncaught exception)
     OutOfBoundsWrite,     ///< the result may be right, but memory outside the output was written
     WrongResult,          ///< the output differs from the reference
+    MemoryError,          ///< compute-sanitizer's memcheck saw an out-of-bounds or misaligned access (results may look right)
+    RaceCondition,        ///< compute-sanitizer's racecheck or synccheck saw a shared-memory hazard or a barrier misused
     ImplausibleMeasurement,  ///< a timing beyond what the hardware can do (faster than a copy, work outside the timed stream)
     TechniqueNotUsed,     ///< correct, but not with the technique the lab teaches (e.g. no shared memory)
     TooSlow,              ///< correct, but below the speed threshold
@@ -31,11 +33,11 @@ enum class Failure {
 };
 
 /// @brief All classes, in precedence order.
-inline constexpr std::array<Failure, 15> kAllFailures = {
+inline constexpr std::array<Failure, 17> kAllFailures = {
     Failure::None,  Failure::DoesNotCompile,   Failure::RefusedRegion,    Failure::ForbiddenSymbol,
     Failure::GraderIntegrity,                  Failure::LaunchError,      Failure::IllegalMemoryAccess,
     Failure::Timeout, Failure::Crash,          Failure::OutOfBoundsWrite, Failure::WrongResult,
-    Failure::ImplausibleMeasurement,
+    Failure::MemoryError, Failure::RaceCondition, Failure::ImplausibleMeasurement,
     Failure::TechniqueNotUsed, Failure::TooSlow, Failure::NotRun};
 
 /// @brief The stable identifier used in reports: "wrong_result", "too_slow", ...
@@ -52,6 +54,8 @@ inline std::string_view to_string(Failure f) {
     case Failure::Crash: return "crash";
     case Failure::OutOfBoundsWrite: return "out_of_bounds_write";
     case Failure::WrongResult: return "wrong_result";
+    case Failure::MemoryError: return "memory_error";
+    case Failure::RaceCondition: return "race_condition";
     case Failure::ImplausibleMeasurement: return "implausible_measurement";
     case Failure::TechniqueNotUsed: return "technique_not_used";
     case Failure::TooSlow: return "too_slow";
@@ -89,6 +93,8 @@ inline std::string_view default_hint(Failure f) {
     case Failure::Crash: return "the program died outside a kernel: look for a host-side null pointer or an exception in the launcher";
     case Failure::OutOfBoundsWrite: return "a thread wrote past the end (or before the start) of the output: guard the store with the same bound as the load";
     case Failure::WrongResult: return "compare the first mismatching indices with your indexing; run that size alone with the printed seed";
+    case Failure::MemoryError: return "a thread read or wrote outside its array (or misaligned), even if the value was not used: guard every load, not just the store, with the index's bound; the log names the line";
+    case Failure::RaceCondition: return "threads touched the same shared memory without a barrier between them (or a barrier not every thread reaches): add __syncthreads() (or __syncwarp() inside a warp) between the write and the read; the log names both lines";
     case Failure::ImplausibleMeasurement: return "no correct kernel can be this fast: the timed calls must do all their work, on the default stream, while they are timed";
     case Failure::TechniqueNotUsed: return "the graded kernel must stage its data in __shared__ memory, as the lab asks";
     case Failure::TooSlow: return "correct but slow: see the lab's handout for the next optimisation tier";

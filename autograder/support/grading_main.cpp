@@ -9,6 +9,9 @@
 // the runner believes nothing else (see results.hpp).
 //   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
+//   labNN_<tree> --sanitizer-workload
+//                                run only doctest test suite "sanitizer": the lab's code at small sizes on
+//                                exact-size buffers, for the runner to run under compute-sanitizer
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -216,7 +219,7 @@ int main(int argc, char** argv) {
     using namespace grading;
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
-    bool plan = false, cpu_only = false;
+    bool plan = false, cpu_only = false, sanitizer_workload = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -240,6 +243,7 @@ int main(int argc, char** argv) {
         } else if (a == "--quick") g.quick = true;
         else if (a == "--plan") plan = true;
         else if (a == "--cpu-only") cpu_only = true;
+        else if (a == "--sanitizer-workload") sanitizer_workload = true;
         else doctest_args.push_back(argv[i]);
     }
     if (g.report_fd >= 0) {
@@ -252,6 +256,7 @@ int main(int argc, char** argv) {
     doctest::Context context;
     if (plan) {
         doctest_args.push_back("--list-test-cases");
+        doctest_args.push_back("--test-suite-exclude=sanitizer");  // the runner's item, not a lab check
         doctest_args.push_back("--reporters=plan");
         doctest_args.push_back("--no-intro");
         context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
@@ -278,6 +283,8 @@ int main(int argc, char** argv) {
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed << "  (rerun with --seed " << g.seed << " to reproduce)" << std::endl;
 
+    // The sanitizer workload runs alone, under compute-sanitizer; graded runs never include it.
+    doctest_args.push_back(sanitizer_workload ? "--test-suite=sanitizer" : "--test-suite-exclude=sanitizer");
     context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
     const int rc = context.run();
     emit({{"event", "done"}});  // the run reached its end: records missing before this one are the lab's doing

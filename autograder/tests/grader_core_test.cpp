@@ -7,6 +7,7 @@
 #include "regions.hpp"
 #include "reports.hpp"
 #include "results.hpp"
+#include "sanitizer.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -169,18 +170,23 @@ TEST_CASE("reports carry scores, classes and figures; sample reports are written
                          kExitedFailures),
         merge_lab_report(sample_lab(), "student", {start("correct")}, timed_out)};
     labs[1].id = "02";
+    // A memory and race check that could not run: reported, counted neither way.
+    labs[0].checks.push_back(sanitizer_skipped({"memory and race check", 1, {"memcheck"}}, "compute-sanitizer was not found"));
     const RunInfo info{"Test GPU <sm_90>", 1234, 1.5, 2.5};
 
     const json gs = gradescope_json(labs, info);
     CHECK(gs["score"] == 4);
-    REQUIRE(gs["tests"].size() == 6);
+    REQUIRE(gs["tests"].size() == 7);
+    CHECK(gs["tests"][3]["max_score"] == 0);
+    CHECK(gs["tests"][3]["output"].get<std::string>().find("no points lost or given") != std::string::npos);
     CHECK(gs["tests"][2]["status"] == "failed");
     CHECK(gs["tests"][2]["output"].get<std::string>().find("0.42") != std::string::npos);
-    CHECK(gs["tests"][3]["output"].get<std::string>().find("timeout") != std::string::npos);
+    CHECK(gs["tests"][4]["output"].get<std::string>().find("timeout") != std::string::npos);
 
     const std::string xml = junit_xml(labs, info);
     CHECK(xml.find("type=\"too_slow\"") != std::string::npos);
     CHECK(xml.find("Test GPU &lt;sm_90&gt;") != std::string::npos);
+    CHECK(xml.find("<skipped message=\"compute-sanitizer was not found") != std::string::npos);
 
     const std::string table = summary_table(labs, info);
     CHECK(table.find("FAIL: too slow") != std::string::npos);

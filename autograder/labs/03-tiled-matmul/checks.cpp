@@ -453,3 +453,20 @@ TEST_CASE("speed: close to cublasSgemm in FP32 (no TF32)") {
                          "transposed in shared memory and read as float4, two shared-memory stages (one loading while "
                          "the other is used), and no register spills (compile with -Xptxas -v)");
 }
+
+// The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
+// racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
+// exactly the data's size, so that a read even one element past the end falls outside every allocation.
+// Graded runs never include it; its results are judged by the sanitizer, not here.
+TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
+    const int sizes[][3] = {{1, 1, 1}, {33, 65, 47}, {64, 64, 64}, {130, 67, 129}};
+    for (const auto& s : sizes) {
+        const int M = s[0], N = s[1], K = s[2];
+        const course::DeviceBuffer<float> A(course::uniform_floats(std::size_t(M) * K, grading::seed_for("lab03-sanitizer-a", M)));
+        const course::DeviceBuffer<float> B(course::uniform_floats(std::size_t(K) * N, grading::seed_for("lab03-sanitizer-b", N)));
+        course::DeviceBuffer<float> C(std::size_t(M) * N);
+        const std::string what = "tiled_matmul(M = " + std::to_string(M) + ", N = " + std::to_string(N) + ", K = " +
+                                 std::to_string(K) + ")";
+        if (!grading::run_student([&] { lab03::tiled_matmul(A.data(), B.data(), C.data(), M, N, K); }, what)) return;
+    }
+}

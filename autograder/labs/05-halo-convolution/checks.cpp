@@ -402,3 +402,27 @@ TEST_CASE("speed: 7x7 filter well ahead of the naive kernel") {
 TEST_CASE("speed: 3x3 filter near copy bandwidth") { check_fraction_of_copy(3); }
 
 TEST_CASE("speed: 5x5 filter near copy bandwidth") { check_fraction_of_copy(5); }
+
+// The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
+// racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
+// exactly the data's size, so that a read even one element past the end falls outside every allocation.
+// Graded runs never include it; its results are judged by the sanitizer, not here.
+TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
+    const int shapes[][2] = {{1, 1}, {67, 35}, {5, 70}};
+    for (int K : {3, 5, 7}) {
+        const std::vector<float> w = course::uniform_floats(std::size_t(K) * K, grading::seed_for("lab05-sanitizer-w", K));
+        for (const auto& s : shapes) {
+            const int width = s[0], height = s[1];
+            const course::DeviceBuffer<float> in(
+                course::uniform_floats(std::size_t(width) * height, grading::seed_for("lab05-sanitizer", width)));
+            course::DeviceBuffer<float> out(std::size_t(width) * height);
+            const std::string what = "convolve(" + std::to_string(width) + " x " + std::to_string(height) +
+                                     ", K = " + std::to_string(K) + ")";
+            if (!grading::run_student([&] {
+                    lab05::set_filter(w.data(), K);
+                    lab05::convolve(in.data(), out.data(), width, height, K);
+                }, what))
+                return;
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// @file sanitizer.hpp
+/// @brief The runner's memory and race check: a lab's sanitizer workload (doctest test suite
+/// "sanitizer": the lab's code at small sizes on exact-size buffers) run under compute-sanitizer's
+/// memcheck, racecheck and synccheck, judged from the tool's own log and the grader's channel.
+#pragma once
+
+#include "results.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// @brief The exit status compute-sanitizer is asked to return when its tool reported an error.
+inline constexpr int kSanitizerErrorExit = 86;
+
+/// @brief The test case the lab program runs with `--sanitizer-workload`.
+inline constexpr const char* kSanitizerWorkload = "sanitizer workload";
+
+/// @brief What one tool's log says.
+struct SanitizerFindings {
+    bool summary = false;   ///< the log ends with the tool's summary (so the tool saw the program end)
+    int errors = 0;         ///< errors counted in "ERROR SUMMARY"
+    int warnings = 0;       ///< racecheck's hazards reported as warnings ("RACECHECK SUMMARY")
+    std::vector<std::string> first;  ///< the first few reports, one line each, without the "=====" prefix
+    /// @brief True when the tool reported anything (an error, or a racecheck warning).
+    bool found() const { return errors > 0 || warnings > 0; }
+};
+
+/// @brief Reads a compute-sanitizer log (the file named by --log-file).
+SanitizerFindings parse_sanitizer_log(const std::string& text);
+
+/// @brief The command that runs @p program (argv, argv[0] a path) under @p sanitizer's @p tool, its log
+/// going to @p log_file.
+std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool,
+                                           const std::string& log_file, const std::vector<std::string>& program);
+
+/// @brief One tool's run of a lab's workload.
+struct SanitizerRun {
+    std::string tool;          ///< memcheck, racecheck, synccheck
+    ProcessOutcome outcome;    ///< how compute-sanitizer (and so the program) ended
+    std::string log_text;      ///< the tool's log
+    std::string log_path;      ///< where it is kept, for the student
+    std::string records;       ///< what the workload sent through the grader's channel
+    double seconds = 0;        ///< wall time
+};
+
+/// @brief The sanitizer item's result from its runs (in the rubric's tool order; the runner stops after
+/// the first that finds something). Fails as MemoryError (memcheck) or RaceCondition (racecheck,
+/// synccheck) when a tool reported anything; as the way the run ended when it timed out or crashed
+/// without a report; as GraderIntegrity when the workload's records are not exactly one faithful start,
+/// end and done under @p key, or the log has no summary.
+CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<SanitizerRun>& runs, const std::string& key,
+                            double timeout_s);
+
+/// @brief The item, not run: counted neither way (max_points 0), with @p why in its message.
+CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why);
+
+/// @brief The item when the lab did not build: failed with the build's class, like its other checks.
+CheckResult sanitizer_not_built(const RubricSanitizer& item, const ProcessOutcome& build);
+
+/// @brief The compute-sanitizer to use: @p configured when it is an executable file, else the first
+/// `compute-sanitizer` on PATH; nullopt when there is none.
+std::optional<std::string> find_compute_sanitizer(const std::string& configured);
+
+}  // namespace grading
