@@ -1,22 +1,30 @@
 // grade — the autograder's runner.
 //
-// Builds each requested lab (student labs, the reference solutions, or one known-wrong variant),
-// runs its checks in a separate process with a time limit, and reports a table, Gradescope's
+// Builds each requested lab (student labs, the reference solutions, one known-wrong variant, any
+// submission folder, or a whole roster of them), runs its checks in a separate process with a time
+// limit, runs the memory and race check under compute-sanitizer, and reports a table, Gradescope's
 // results.json and JUnit XML. A lab that does not compile, crashes or hangs costs only that lab.
 //
 //   grade                       grade the student's labs (what `make check` runs)
 //   grade --lab 01              one lab
 //   grade --tree solution       the reference solutions
 //   grade --lab 01 --variant missing_barrier --expect wrong_result
+//   grade --labs-dir DIR        one submission: a copy of labs/ (NN-name/<source>.cu) or just the sources
+//   grade --roster DIR --gradebook OUT [--shard I/N] [--merge-only] [--regrade]
+//                               a folder of submissions, one folder per student, into one gradebook
 //
-// Exit status: 0 all passed (or, with --expect, every lab ended as expected); 1 otherwise;
-// 2 bad arguments (checked before anything else); 77 no GPU (0 with --allow-no-gpu; with --expect, 77
-// unless the expected class is decided by the build); 78 a GPU this build cannot use.
+// Exit status: 0 all passed (or, with --expect, every lab ended as expected; with --roster, every student
+// was graded); 1 otherwise; 2 bad arguments (checked before anything else); 77 no GPU (0 with
+// --allow-no-gpu; with --expect, 77 unless the expected class is decided by the build); 78 a GPU this
+// build cannot use.
 //
 // Building a lab assembles the graded file from the course's skeleton and the submission's regions
 // (assemble_lab) and audits its object (audit_lab); a refusal there is reported with its class. The
 // lab's checks run in a scratch folder and send their records through a pipe the runner opened, with
-// a key only the runner and the checks know (see results.hpp).
+// a key only the runner and the checks know (see results.hpp). A submission from --labs-dir or --roster
+// is copied (never changed) into one of the build's grading slots, whose programs are then built: no
+// reconfiguring. Checks and sanitizer runs hold the GPU lock, so timings never overlap, also across
+// several grade processes on one machine.
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
@@ -28,19 +36,26 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
-#include <random>
-#include <thread>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <mutex>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
 
 namespace fs = std::filesystem;
 using namespace grading;
@@ -60,6 +75,23 @@ std::string channel_key() {
 bool refused_at_build(Failure f) {
     return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
 }
+
+std::string seconds_str(double s) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(1) << s;
+    return o.str();
+}
+
+struct Options {
+    std::string build_dir;
+    int jobs = 0;
+    bool no_build = false, quick = false;
+    double timeout_s = 60;
+    std::string sanitizer_mode = "auto";
+    std::optional<std::string> sanitizer;
+    double sanitizer_timeout_s = 180;
+    std::string gpu_lock;
+};
 
 // Builds one lab program. On failure, the outcome says why: a refusal found by assemble_lab or audit_lab
 // (their verdicts), else the compiler's first error. The verdicts' notes (edits outside the regions, a
@@ -90,48 +122,576 @@ ProcessOutcome build_lab(const std::string& build_dir, const std::string& target
     if (out.detail.empty()) out.detail = "the build failed; see " + log.string();
     return out;
 }
+
+// One lab of one submission: which program grades it, and how its build went.
+struct LabJob {
+    const RubricLab* lab = nullptr;
+    std::string target;        // labNN_<suffix>: the program in <build>/graders
+    std::string tree_label;    // "student", "solution", "wrong/<name>", "submission"
+    std::string log_stem;      // its logs are <log_stem>.log, ... (default: the target)
+    std::string missing;       // non-empty: the submission has no file for this lab (why)
+    ProcessOutcome build;      // BuildFailed when it did not build
+    double build_s = 0;
+    std::vector<std::string> notes;
+    fs::path log;
+};
+
+void build_jobs(const Options& o, std::vector<LabJob>& jobs, const fs::path& log_dir, int parallel, std::ostream* progress) {
+    for (auto& j : jobs) {
+        if (j.log_stem.empty()) j.log_stem = j.target;
+        j.log = log_dir / (j.log_stem + ".log");
+        fs::remove(j.log);
+        if (!j.missing.empty()) {
+            j.build = {ProcessOutcome::Kind::BuildFailed, 0, 0, j.missing, Failure::DoesNotCompile};
+            continue;
+        }
+        if (o.no_build) continue;
+        if (progress) *progress << "Lab " << j.lab->id << ": building... " << std::flush;
+        j.build = build_lab(o.build_dir, j.target, parallel, j.log, j.build_s, j.notes);
+        if (progress) *progress << (j.build.kind == ProcessOutcome::Kind::BuildFailed ? "does not build\n" : "built\n");
+    }
+}
+
+// Holds the machine's GPU for checks and sanitizer runs: an exclusive lock on a file every grade
+// process of this machine (and GPU selection) uses.
+class GpuLock {
+public:
+    explicit GpuLock(const std::string& path) {
+        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd_ >= 0)
+            while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {}
+    }
+    ~GpuLock() {
+        if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+    }
+    GpuLock(const GpuLock&) = delete;
+    GpuLock& operator=(const GpuLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
+std::string default_gpu_lock() {
+    std::string devices = "all";
+    if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) devices = v;
+    for (char& c : devices)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return (fs::temp_directory_path() / ("course-grader-gpu-" + devices + ".lock")).string();
+}
+
+// Runs the checks and the memory and race check of built labs; the caller holds the GPU lock.
+// Returns a lab program's 77/78 when it said the GPU cannot be used before any check ran.
+std::optional<int> run_jobs(const Options& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
+                            std::vector<LabResult>& results, std::ostream& out) {
+    const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
+    for (auto& j : jobs) {
+        out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
+        if (o.sanitizer_mode == "only") {
+            // Only the runner's own item: the lab's checks are not run, and not reported.
+            out << (j.build.kind == ProcessOutcome::Kind::BuildFailed ? "does not build" : "built") << "\n";
+            results.push_back({j.lab->id, j.lab->title, j.tree_label, {}, j.build_s, 0, j.log.string(), j.notes});
+            info.build_seconds += j.build_s;
+            continue;
+        }
+        double run_s = 0;
+        std::string records;
+        const std::string key = channel_key();
+        ProcessOutcome outcome = j.build;
+        if (outcome.kind != ProcessOutcome::Kind::BuildFailed) {
+            const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
+            if (!fs::exists(exe)) {
+                outcome = {ProcessOutcome::Kind::BuildFailed, 0, 0, "no program " + exe.string() + " (build it first)"};
+                j.build = outcome;
+            } else {
+                out << "checking... " << std::flush;
+                // A fresh, empty scratch folder is the lab's working folder; files for the student to
+                // look at (plots) go to the log folder, named by --artifacts.
+                const fs::path scratch = scratch_root / j.target;
+                std::error_code ec;
+                fs::remove_all(scratch, ec);
+                fs::create_directories(scratch);
+                std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
+                                                std::to_string(kReportFd), "--artifacts", log_dir.string()};
+                if (o.quick) cmd.push_back("--quick");
+                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key);
+                outcome.timeout_s = o.timeout_s;
+                // 77 and 78 are believed only from a program that had not started its checks: a lab's
+                // code that ends the process with them must not turn a grade into "no GPU".
+                if (outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
+                    (outcome.code == course::kExitNoGpu || outcome.code == course::kExitUnsupportedGpu)) {
+                    std::cerr << "\n" << read_file(j.log);
+                    return outcome.code;
+                }
+            }
+        }
+        LabResult r = merge_lab_report(*j.lab, j.tree_label, parse_json_lines(records), outcome, key);
+        r.build_seconds = j.build_s;
+        r.run_seconds = run_s;
+        r.log_path = j.log.string();
+        r.notes = j.notes;
+        info.build_seconds += j.build_s;
+        info.grade_seconds += run_s;
+        out << (r.passed() ? "pass" : "FAIL (" + title(r.primary_failure()) + ")") << "\n" << std::flush;
+        results.push_back(std::move(r));
+    }
+
+    // The memory and race check: each lab's workload under compute-sanitizer's tools. Nothing is timed
+    // now, so the labs run side by side; within a lab the tools run in the rubric's order, stopping at
+    // the first that finds something.
+    struct SanitizerJob {
+        std::size_t index;
+        const LabJob* job;
+        std::vector<SanitizerRun> runs;
+        std::string key;
+    };
+    std::vector<SanitizerJob> san_jobs;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const RubricLab* lab = jobs[i].lab;
+        if (!lab->sanitizer) continue;
+        const auto& item = *lab->sanitizer;
+        if (jobs[i].build.kind == ProcessOutcome::Kind::BuildFailed)
+            results[i].checks.push_back(sanitizer_not_built(item, jobs[i].build));
+        else if (o.sanitizer_mode == "off") results[i].checks.push_back(sanitizer_skipped(item, "--sanitizer off"));
+        else if (!o.sanitizer)
+            results[i].checks.push_back(sanitizer_skipped(
+                item, "compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer PATH)"));
+        else san_jobs.push_back({i, &jobs[i], {}, channel_key()});
+    }
+    if (san_jobs.empty()) return std::nullopt;
+    out << "memory and race check (compute-sanitizer) of " << san_jobs.size() << " lab(s)... " << std::flush;
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t next = 0;
+    std::mutex m;
+    auto worker = [&] {
+        for (;;) {
+            SanitizerJob* sj = nullptr;
+            {
+                std::lock_guard<std::mutex> lock(m);
+                if (next == san_jobs.size()) return;
+                sj = &san_jobs[next++];
+            }
+            const LabJob& j = *sj->job;
+            const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
+            const fs::path scratch = scratch_root / (j.target + "-sanitizer");
+            std::error_code e;
+            fs::remove_all(scratch, e);
+            fs::create_directories(scratch, e);
+            const std::string program_log = (log_dir / (j.log_stem + ".sanitizer-output.log")).string();
+            fs::remove(program_log, e);
+            for (const auto& tool : j.lab->sanitizer->tools) {
+                SanitizerRun run;
+                run.tool = tool;
+                run.log_path = (log_dir / (j.log_stem + "." + tool + ".log")).string();
+                fs::remove(run.log_path, e);
+                const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(info.seed),
+                                                          "--report-fd", std::to_string(kReportFd), "--artifacts",
+                                                          log_dir.string(), "--sanitizer-workload"};
+                run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, tool, run.log_path, program),
+                                               o.sanitizer_timeout_s, program_log, run.seconds, scratch.string(),
+                                               &run.records, sj->key);
+                run.log_text = read_file(run.log_path);
+                const bool found = parse_sanitizer_log(run.log_text).found();
+                sj->runs.push_back(std::move(run));
+                if (found) break;
+            }
+        }
+    };
+    const unsigned pool = std::min<unsigned>(static_cast<unsigned>(san_jobs.size()),
+                                             std::max(1u, std::thread::hardware_concurrency() / 2));
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < pool; ++t) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    info.grade_seconds += secs;
+    out << seconds_str(secs) << " s\n";
+    for (auto& sj : san_jobs) {
+        CheckResult c = judge_sanitizer(*sj.job->lab->sanitizer, sj.runs, sj.key, o.sanitizer_timeout_s);
+        out << "Lab " << sj.job->lab->id << ": " << (c.passed() ? "clean" : "FAIL (" + title(c.cls) + "): " + c.message)
+            << "\n";
+        results[sj.index].run_seconds += c.seconds;
+        results[sj.index].checks.push_back(std::move(c));
+    }
+    return std::nullopt;
+}
+
+// --- Submissions from a folder: grading slots ------------------------------------------------------
+
+// The course's source and headers of a lab: the one .cu and the .cuh files in labs/NN-name.
+struct LabFiles {
+    std::string source;
+    std::vector<std::string> headers;
+};
+LabFiles course_lab_files(const RubricLab& lab) {
+    LabFiles f;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(GRADER_COURSE_LABS) / lab.dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() == ".cu") f.source = name;
+        else if (e.path().extension() == ".cuh") f.headers.push_back(name);
+    }
+    return f;
+}
+
+// Where a submission keeps a lab's file: DIR/NN-name/, DIR/labs/NN-name/ or DIR/ itself.
+std::optional<fs::path> find_in_submission(const fs::path& dir, const RubricLab& lab, const std::string& file) {
+    for (const fs::path& p : {dir / lab.dir / file, dir / "labs" / lab.dir / file, dir / file}) {
+        std::error_code ec;
+        if (fs::is_regular_file(p, ec)) return p;
+    }
+    return std::nullopt;
+}
+
+// A grading slot held by this process: an exclusive lock on <build>/grading/slots/<n>.lock.
+class Slot {
+public:
+    Slot() = default;
+    Slot(int n, int fd) : n_(n), fd_(fd) {}
+    Slot(Slot&& o) noexcept : n_(o.n_), fd_(o.fd_) { o.fd_ = -1; }
+    Slot& operator=(Slot&& o) noexcept {
+        std::swap(n_, o.n_);
+        std::swap(fd_, o.fd_);
+        return *this;
+    }
+    ~Slot() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    int number() const { return n_; }
+    bool held() const { return fd_ >= 0; }
+
+private:
+    int n_ = 0;
+    int fd_ = -1;
+};
+
+// Takes a free slot, waiting for one when all are busy (other grade processes may hold some).
+Slot take_slot(const std::string& build_dir) {
+    const fs::path dir = fs::path(build_dir) / "grading" / "slots";
+    fs::create_directories(dir);
+    for (;;) {
+        for (int n = 1; n <= GRADER_SLOTS; ++n) {
+            const int fd = ::open((dir / (std::to_string(n) + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+            if (fd < 0) continue;
+            if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return Slot(n, fd);
+            ::close(fd);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
+// Copies a submission's lab files into @p slot's folder (the submission is only read) and returns the
+// jobs that grade them with the slot's programs.
+std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::path& submission, const Slot& slot,
+                                     const std::vector<const RubricLab*>& labs) {
+    std::vector<LabJob> jobs;
+    const fs::path slot_dir = fs::path(build_dir) / "grading" / "slots" / std::to_string(slot.number());
+    for (const RubricLab* lab : labs) {
+        LabJob j;
+        j.lab = lab;
+        j.target = "lab" + lab->id + "_slot" + std::to_string(slot.number());
+        j.tree_label = "submission";
+        j.log_stem = "lab" + lab->id;
+        const LabFiles files = course_lab_files(*lab);
+        const fs::path dest = slot_dir / lab->dir;
+        std::error_code ec;
+        fs::remove_all(dest, ec);
+        fs::create_directories(dest);
+        const auto src = find_in_submission(submission, *lab, files.source);
+        if (!src) {
+            j.missing = "the submission has no " + files.source + " (looked in " + (submission / lab->dir).string() +
+                        "/, " + (submission / "labs" / lab->dir).string() + "/ and " + submission.string() + "/)";
+        } else {
+            fs::copy_file(*src, dest / files.source, fs::copy_options::overwrite_existing);
+            for (const auto& h : files.headers)
+                if (const auto hp = find_in_submission(src->parent_path(), *lab, h))
+                    fs::copy_file(*hp, dest / h, fs::copy_options::overwrite_existing);
+        }
+        jobs.push_back(std::move(j));
+    }
+    return jobs;
+}
+
+void write_reports(const std::vector<LabResult>& results, const RunInfo& info, const std::string& results_path,
+                   const std::string& junit_path) {
+    std::ofstream(results_path) << gradescope_json(results, info).dump(2) << "\n";
+    std::ofstream(junit_path) << junit_xml(results, info);
+}
+
+// Build-only results (no GPU): each lab "compiles" (its checks not run) or fails with its build class.
+std::vector<LabResult> build_only_results(const std::vector<LabJob>& jobs) {
+    std::vector<LabResult> out;
+    for (const auto& j : jobs) {
+        ProcessOutcome o = j.build;
+        if (o.kind != ProcessOutcome::Kind::BuildFailed) o = {ProcessOutcome::Kind::NoGpu, 0, 0, ""};
+        LabResult r = merge_lab_report(*j.lab, j.tree_label, {}, o);
+        for (auto& c : r.checks)
+            if (c.cls == Failure::NotRun || c.cls == Failure::Crash) {
+                c.cls = Failure::NotRun;
+                c.message = "not run: no GPU on this machine";
+            }
+        if (j.lab->sanitizer) {
+            CheckResult c = sanitizer_not_built(*j.lab->sanitizer, o);
+            if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
+            r.checks.push_back(std::move(c));
+        }
+        r.build_seconds = j.build_s;
+        r.log_path = j.log.string();
+        r.notes = j.notes;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+// --- Rosters ------------------------------------------------------------------------------------------
+
+std::vector<std::string> roster_students(const fs::path& roster) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(roster)) {
+        const std::string n = e.path().filename().string();
+        if (e.is_directory() && !n.empty() && n[0] != '.') names.push_back(n);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Writes OUT/gradebook.csv and .json from the complete students of @p students; returns those missing.
+std::vector<std::string> write_gradebook(const fs::path& out, const std::vector<std::string>& students, const Rubric& rubric) {
+    std::vector<nlohmann::json> rows;
+    std::vector<std::string> missing;
+    for (const auto& s : students) {
+        const fs::path dir = out / "students" / s;
+        const auto text = read_text_file((dir / "summary.json").string());
+        if (!fs::exists(dir / ".complete") || !text) {
+            missing.push_back(s);
+            continue;
+        }
+        auto j = nlohmann::json::parse(*text, nullptr, false);
+        if (j.is_discarded()) missing.push_back(s);
+        else rows.push_back(std::move(j));
+    }
+    const fs::path tmp_csv = out / "gradebook.csv.tmp", tmp_json = out / "gradebook.json.tmp";
+    std::ofstream(tmp_csv) << gradebook_csv(rows, rubric);
+    std::ofstream(tmp_json) << nlohmann::json{{"students", rows}, {"missing", missing}}.dump(2) << "\n";
+    fs::rename(tmp_csv, out / "gradebook.csv");
+    fs::rename(tmp_json, out / "gradebook.json");
+    return missing;
+}
+
+struct RosterOptions {
+    fs::path roster, out;
+    int shard = 0, shards = 1;
+    bool merge_only = false, regrade = false, gpu = true;
+};
+
+// Grades a roster: builds run in parallel (one grading slot each), GPU work one student at a time under
+// the GPU lock, in the order builds finish. Each student's reports go to OUT/students/<id>/, marked
+// complete at the end, so an interrupted roster resumes where it stopped.
+int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric, const std::vector<const RubricLab*>& labs,
+                 RunInfo info) {
+    const auto all = roster_students(ro.roster);
+    if (all.empty()) {
+        std::cerr << "grade: the roster " << ro.roster << " holds no student folder\n";
+        return 2;
+    }
+    fs::create_directories(ro.out / "students");
+    if (ro.merge_only) {
+        const auto missing = write_gradebook(ro.out, all, rubric);
+        std::cout << "gradebook: " << (ro.out / "gradebook.csv").string() << " (" << all.size() - missing.size() << " of "
+                  << all.size() << " students)\n";
+        for (const auto& m : missing) std::cout << "  not graded yet: " << m << "\n";
+        return missing.empty() ? 0 : 1;
+    }
+    std::vector<std::string> todo;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (static_cast<int>(i % static_cast<std::size_t>(ro.shards)) != ro.shard) continue;
+        const fs::path dir = ro.out / "students" / all[i];
+        if (!ro.regrade && fs::exists(dir / ".complete")) continue;
+        todo.push_back(all[i]);
+    }
+    const std::size_t total = todo.size();
+    std::cout << "roster " << ro.roster.string() << ": " << all.size() << " students"
+              << (ro.shards > 1 ? ", shard " + std::to_string(ro.shard) + "/" + std::to_string(ro.shards) : "") << ", "
+              << total << " to grade\n"
+              << std::flush;
+
+    // Everything the slots' programs share is built once, before the builds run side by side.
+    if (!o.no_build && total > 0) {
+        std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", o.build_dir, "--parallel",
+                                        std::to_string(std::max(1u, std::thread::hardware_concurrency())), "--target",
+                                        "assemble_lab", "audit_lab", "grading_main", "course_common"};
+        for (const RubricLab* l : labs) cmd.insert(cmd.end(), {"lab" + l->id + "_checks", "lab" + l->id + "_baselines"});
+        double s = 0;
+        const fs::path log = ro.out / "prepare.log";
+        fs::remove(log);
+        const ProcessOutcome b = run_with_timeout(cmd, 3600, log.string(), s);
+        if (b.kind != ProcessOutcome::Kind::Exited || b.code != 0) {
+            std::cerr << "grade: the grader itself does not build; see " << log << "\n";
+            return 1;
+        }
+    }
+
+    struct Built {
+        std::string student;
+        Slot slot;
+        std::vector<LabJob> jobs;
+        double build_s = 0;
+    };
+    std::mutex m;
+    std::condition_variable cv;
+    std::deque<Built> ready;
+    std::size_t next = 0, builders_left = 0, done = 0, failed = 0;
+    double gpu_total = 0, build_total = 0;
+    const auto start = std::chrono::steady_clock::now();
+    const unsigned builders = std::max(1u, std::min<unsigned>(static_cast<unsigned>(GRADER_SLOTS) - 1u,
+                                                              std::max(1u, std::thread::hardware_concurrency())));
+    auto builder = [&] {
+        for (;;) {
+            std::string student;
+            {
+                std::unique_lock<std::mutex> lock(m);
+                // Never more built-and-waiting submissions than slots to spare for the next builds.
+                cv.wait(lock, [&] { return next == total || ready.size() < builders; });
+                if (next == total) break;
+                student = todo[next++];
+            }
+            Built b{student, take_slot(o.build_dir), {}, 0};
+            const fs::path dir = ro.out / "students" / student;
+            std::error_code ec;
+            fs::remove(dir / ".complete", ec);
+            fs::create_directories(dir);
+            const auto t0 = std::chrono::steady_clock::now();
+            b.jobs = stage_submission(o.build_dir, ro.roster / student, b.slot, labs);
+            build_jobs(o, b.jobs, dir, 1, nullptr);
+            b.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::lock_guard<std::mutex> lock(m);
+            ready.push_back(std::move(b));
+            cv.notify_all();
+        }
+        std::lock_guard<std::mutex> lock(m);
+        --builders_left;
+        cv.notify_all();
+    };
+    builders_left = builders;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < builders; ++t) threads.emplace_back(builder);
+
+    int special = 0;
+    for (;;) {
+        Built b;
+        {
+            std::unique_lock<std::mutex> lock(m);
+            cv.wait(lock, [&] { return !ready.empty() || builders_left == 0; });
+            if (ready.empty()) break;
+            b = std::move(ready.front());
+            ready.pop_front();
+            cv.notify_all();
+        }
+        const fs::path dir = ro.out / "students" / b.student;
+        std::vector<LabResult> results;
+        RunInfo si = info;
+        double gpu_s = 0;
+        std::ostringstream log;
+        if (ro.gpu && special == 0) {
+            const auto t0 = std::chrono::steady_clock::now();
+            GpuLock lock(o.gpu_lock);
+            if (const auto code = run_jobs(o, b.jobs, dir, si, results, log)) special = *code;
+            gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        } else {
+            results = build_only_results(b.jobs);
+        }
+        if (special != 0) break;
+        si.build_seconds = b.build_s;
+        std::ofstream(dir / "grade.log") << log.str() << "\n" << summary_table(results, si);
+        write_reports(results, si, (dir / "results.json").string(), (dir / "junit.xml").string());
+        const nlohmann::json summary = student_summary(b.student, results, si, ro.gpu);
+        std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
+        std::ofstream(dir / ".complete") << "graded\n";
+        b.slot = Slot();  // its programs are no longer needed: another build may use it
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::lock_guard<std::mutex> lock(m);
+        ++done;
+        gpu_total += gpu_s;
+        build_total += b.build_s;
+        const double left = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
+        std::cout << "[" << done << "/" << total << "] " << b.student << ": " << summary.value("status", "") << " "
+                  << summary.value("points", 0.0) << "/" << summary.value("max_points", 0.0) << "  (build "
+                  << seconds_str(b.build_s) << " s, GPU " << seconds_str(gpu_s) << " s; about " << static_cast<int>(left)
+                  << " s left)\n"
+                  << std::flush;
+        cv.notify_all();
+    }
+    {
+        std::lock_guard<std::mutex> lock(m);
+        next = total;  // on an early stop, builders take nothing more
+        cv.notify_all();
+    }
+    for (auto& t : threads) t.join();
+    if (special != 0) {
+        std::cerr << "grade: the GPU cannot be used (exit " << special << "); the roster stopped\n";
+        return special;
+    }
+    failed = total - done;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "graded " << done << " submission(s) in " << seconds_str(wall) << " s wall"
+              << (done ? " (" + seconds_str(wall / static_cast<double>(done)) + " s each; build " +
+                             seconds_str(build_total / static_cast<double>(done)) + " s and GPU " +
+                             seconds_str(gpu_total / static_cast<double>(done)) + " s a submission)"
+                       : std::string())
+              << "\n";
+    const auto missing = write_gradebook(ro.out, all, rubric);
+    std::cout << "gradebook: " << (ro.out / "gradebook.csv").string() << ", " << (ro.out / "gradebook.json").string()
+              << " (" << all.size() - missing.size() << " of " << all.size() << " students)\n";
+    return failed == 0 ? 0 : 1;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"Grades the CUDA shared-memory labs on this machine's GPU."};
+    Options o;
+    o.build_dir = GRADER_BUILD_DIR;
     std::string tree = "student";
-    std::string variant;
+    std::string variant, labs_dir, roster_dir, gradebook_dir, shard_text;
     std::vector<std::string> lab_ids;
-    std::string build_dir = GRADER_BUILD_DIR;
     std::string rubric_path = GRADER_RUBRIC;
-    bool no_build = false, quick = false, allow_no_gpu = false;
+    bool allow_no_gpu = false, merge_only = false, regrade = false;
     std::string seed_text;
-    double timeout_s = 60;
     std::string results_path, junit_path, expect;
-    int jobs = 0;
-    std::string sanitizer_mode = "auto", sanitizer_path = GRADER_COMPUTE_SANITIZER;
-    double sanitizer_timeout_s = 180;
+    std::string sanitizer_path = GRADER_COMPUTE_SANITIZER;
+    o.gpu_lock = default_gpu_lock();
     app.add_option("--tree", tree, "what to grade: the student's labs or the reference solutions")
         ->check(CLI::IsMember({"student", "solution"}));
     app.add_option("--variant", variant,
                    "grade the known-wrong variant NAME (or the correct variant correct:NAME) of the one --lab given");
+    app.add_option("--labs-dir", labs_dir,
+                   "grade the submission in DIR (a copy of labs/, or just the lab sources), without reconfiguring");
+    app.add_option("--roster", roster_dir, "grade every submission in DIR (one folder per student) into a gradebook");
+    app.add_option("--gradebook", gradebook_dir, "with --roster: the folder for the gradebook and each student's reports");
+    app.add_option("--shard", shard_text, "with --roster: grade only shard I of N (I/N, 0-based), e.g. 2/8");
+    app.add_flag("--merge-only", merge_only, "with --roster: grade nothing; write the gradebook from the graded students");
+    app.add_flag("--regrade", regrade, "with --roster: grade students already graded in the gradebook folder again");
     app.add_option("--lab", lab_ids, "lab number(s) to grade, e.g. 01 (default: all)");
-    app.add_option("--build-dir", build_dir, "the CMake build folder");
+    app.add_option("--build-dir", o.build_dir, "the CMake build folder");
     app.add_option("--rubric", rubric_path, "rubric: a folder of NN-name/rubric.json, or one file");
-    app.add_flag("--no-build", no_build, "do not (re)build the labs first");
+    app.add_flag("--no-build", o.no_build, "do not (re)build the labs first");
     app.add_option("--seed", seed_text, "seed for the random inputs: a non-negative integer (default: fresh; printed)");
-    app.add_option("--timeout", timeout_s, "seconds a lab's checks may take before it is stopped")
+    app.add_option("--timeout", o.timeout_s, "seconds a lab's checks may take before it is stopped")
         ->check(CLI::PositiveNumber);
     app.add_option("--results", results_path, "Gradescope results.json path (default: <build>/grading/results.json)");
     app.add_option("--junit", junit_path, "JUnit XML path (default: <build>/grading/junit.xml)");
     app.add_option("--expect", expect,
                    "succeed only if every graded lab's headline result is this class (pass, wrong_result, ...)");
-    app.add_option("-j,--jobs", jobs, "parallel build jobs (default: one per CPU core)")->check(CLI::NonNegativeNumber);
-    app.add_option("--sanitizer", sanitizer_mode,
+    app.add_option("-j,--jobs", o.jobs, "parallel build jobs (default: one per CPU core)")->check(CLI::NonNegativeNumber);
+    app.add_option("--sanitizer", o.sanitizer_mode,
                    "the memory and race check under compute-sanitizer: auto (run it when the tool is found; when "
                    "not, it counts neither way), off (do not run it; it counts neither way), only (run nothing else)")
         ->check(CLI::IsMember({"auto", "off", "only"}));
     app.add_option("--compute-sanitizer", sanitizer_path, "the compute-sanitizer program (default: the CUDA Toolkit's, else PATH)");
-    app.add_option("--sanitizer-timeout", sanitizer_timeout_s, "seconds one compute-sanitizer tool may take on a lab's workload")
+    app.add_option("--sanitizer-timeout", o.sanitizer_timeout_s, "seconds one compute-sanitizer tool may take on a lab's workload")
         ->check(CLI::PositiveNumber);
-    app.add_flag("--quick", quick, "fewer timing repetitions (smoke tests only; not for grades)");
+    app.add_option("--gpu-lock", o.gpu_lock, "the lock file every grade process on this machine holds while it uses the GPU");
+    app.add_flag("--quick", o.quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
-                 "on a machine with no GPU, explain and exit 0 instead of 77 (the make targets use this)");
+                 "on a machine with no GPU, explain and exit 0 instead of 77 (the make targets use this); with "
+                 "--roster, build every submission and record what compiles");
     // Every mistake on the command line is exit 2 with a message, before anything is built or run.
     try {
         app.parse(argc, argv);
@@ -140,6 +700,12 @@ int main(int argc, char** argv) {
         return 0;
     } catch (const CLI::ParseError& e) {
         std::cerr << "grade: " << e.what() << "\nRun 'grade --help' for the options.\n";
+        return 2;
+    }
+    // A student release (cmake/export_student.cmake) has no solutions/ beside autograder/: say so, build nothing.
+    if (tree == "solution" && !fs::is_directory(fs::path(GRADER_RUBRIC).parent_path().parent_path() / "solutions")) {
+        std::cerr << "grade: --tree solution grades the reference solutions, and this copy of the course has none "
+                     "(a student release has no solutions/); grade your labs with --tree student (the default)\n";
         return 2;
     }
     std::optional<std::uint64_t> seed;
@@ -151,11 +717,45 @@ int main(int argc, char** argv) {
         std::cerr << "grade: unknown class for --expect: " << expect << "\n";
         return 2;
     }
+    auto usage = [](const std::string& m) {
+        std::cerr << "grade: " << m << "\nRun 'grade --help' for the options.\n";
+        return 2;
+    };
+    const int sources = !variant.empty() + !labs_dir.empty() + !roster_dir.empty();
+    if (sources > 1) return usage("give at most one of --variant, --labs-dir and --roster");
+    if (sources == 1 && app.count("--tree")) return usage("--tree cannot be combined with --variant, --labs-dir or --roster");
+    RosterOptions ro;
+    if (!roster_dir.empty()) {
+        if (gradebook_dir.empty()) return usage("--roster needs --gradebook OUT, the folder for the gradebook");
+        if (!expect.empty()) return usage("--expect does not apply to a roster");
+        ro.roster = fs::absolute(roster_dir).lexically_normal();
+        ro.out = fs::absolute(gradebook_dir).lexically_normal();
+        if (!fs::is_directory(ro.roster)) return usage("--roster " + ro.roster.string() + " is not a folder");
+        if (ro.out == ro.roster || ro.out.string().rfind(ro.roster.string() + "/", 0) == 0)
+            return usage("--gradebook must be outside the roster (student work is never written to)");
+        if (!shard_text.empty()) {
+            const auto slash = shard_text.find('/');
+            const auto i = course::parse_seed(shard_text.substr(0, slash));
+            const auto n = slash == std::string::npos ? std::nullopt : course::parse_seed(shard_text.substr(slash + 1));
+            if (!i || !n || *n == 0 || *i >= *n || *n > 100000)
+                return usage("--shard needs I/N with 0 <= I < N, e.g. 0/4, not '" + shard_text + "'");
+            ro.shard = static_cast<int>(*i);
+            ro.shards = static_cast<int>(*n);
+        }
+        ro.merge_only = merge_only;
+        ro.regrade = regrade;
+    } else if (!gradebook_dir.empty() || !shard_text.empty() || merge_only || regrade) {
+        return usage("--gradebook, --shard, --merge-only and --regrade go with --roster");
+    }
+    if (!labs_dir.empty()) {
+        labs_dir = fs::absolute(labs_dir).lexically_normal().string();
+        if (!fs::is_directory(labs_dir)) return usage("--labs-dir " + labs_dir + " is not a folder");
+    }
     // Relative paths are taken from where grade was started; lab programs run elsewhere.
     std::error_code ec;
-    build_dir = fs::absolute(build_dir, ec).lexically_normal().string();
-    if (!fs::is_directory(build_dir) || !fs::exists(fs::path(build_dir) / "CMakeCache.txt")) {
-        std::cerr << "grade: --build-dir " << build_dir << " is not a CMake build folder (configure it first: "
+    o.build_dir = fs::absolute(o.build_dir, ec).lexically_normal().string();
+    if (!fs::is_directory(o.build_dir) || !fs::exists(fs::path(o.build_dir) / "CMakeCache.txt")) {
+        std::cerr << "grade: --build-dir " << o.build_dir << " is not a CMake build folder (configure it first: "
                   << "cmake -S . -B build)\n";
         return 2;
     }
@@ -180,10 +780,7 @@ int main(int argc, char** argv) {
         }
         labs.push_back(l);
     }
-    if (!variant.empty() && labs.size() != 1) {
-        std::cerr << "grade: --variant needs exactly one --lab\n";
-        return 2;
-    }
+    if (!variant.empty() && labs.size() != 1) return usage("--variant needs exactly one --lab");
     // A variant is a known-wrong one (NAME) or a correct one written differently from the reference
     // (correct:NAME).
     const bool correct_variant = variant.rfind("correct:", 0) == 0;
@@ -191,10 +788,46 @@ int main(int argc, char** argv) {
     const std::string kind = correct_variant ? "correct" : "wrong";
     const std::string tree_label = variant.empty() ? tree : kind + "/" + variant_name;
     const std::string suffix = variant.empty() ? tree : kind + "_" + variant_name;
-    const fs::path out_dir = fs::path(build_dir) / "grading";
+    const fs::path out_dir = fs::path(o.build_dir) / "grading";
     fs::create_directories(out_dir);
+    o.sanitizer = find_compute_sanitizer(sanitizer_path);
 
     const course::GpuCheck gpu = course::check_gpu();
+    const bool no_gpu_build_only = gpu.status == course::GpuStatus::NoGpu && allow_no_gpu;
+    if (!roster_dir.empty() && (gpu.status == course::GpuStatus::Ready || no_gpu_build_only || merge_only)) {
+        RunInfo info;
+        info.gpu = gpu.status == course::GpuStatus::Ready ? course::query_device().fingerprint() : "none (built only)";
+        info.seed = seed ? *seed : course::seed_from_env_or_entropy();
+        if (gpu.status != course::GpuStatus::Ready && !merge_only)
+            std::cerr << "grade: " << gpu.message << ": building every submission, running nothing\n";
+        else if (!merge_only)
+            std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
+                      << " reproduces these inputs)\n";
+        ro.gpu = gpu.status == course::GpuStatus::Ready;
+        return grade_roster(o, ro, rubric, labs, info);
+    }
+
+    if (!roster_dir.empty()) {
+        std::cerr << "grade: cannot grade on this machine: " << gpu.message
+                  << " (--allow-no-gpu builds the roster without grading it)\n";
+        return gpu.exit_code();
+    }
+    // The labs to grade, and the programs that grade them.
+    std::optional<Slot> slot;
+    std::vector<LabJob> jobs;
+    if (!labs_dir.empty()) {
+        slot = take_slot(o.build_dir);
+        jobs = stage_submission(o.build_dir, labs_dir, *slot, labs);
+    } else {
+        for (const RubricLab* lab : labs) {
+            LabJob j;
+            j.lab = lab;
+            j.target = "lab" + lab->id + "_" + suffix;
+            j.tree_label = tree_label;
+            jobs.push_back(std::move(j));
+        }
+    }
+
     if (gpu.status != course::GpuStatus::Ready) {
         std::cerr << "grade: cannot grade on this machine: " << gpu.message << "\n";
         // With --expect, only a class the build decides can be checked here; anything else needs the GPU.
@@ -204,23 +837,19 @@ int main(int argc, char** argv) {
         // report what does not build or is refused.
         int broken = 0;
         bool as_expected = true, decided = true;
-        for (const RubricLab* lab : labs) {
-            const std::string target = "lab" + lab->id + "_" + suffix;
-            const fs::path log = out_dir / (target + ".log");
-            fs::remove(log);
-            double s = 0;
-            std::vector<std::string> notes;
-            const ProcessOutcome b = no_build ? ProcessOutcome{} : build_lab(build_dir, target, jobs, log, s, notes);
+        build_jobs(o, jobs, out_dir, o.jobs, nullptr);
+        for (const auto& j : jobs) {
+            const ProcessOutcome& b = j.build;
             const bool ok = b.kind != ProcessOutcome::Kind::BuildFailed;
             broken += !ok;
-            std::cout << "Lab " << lab->id << " (" << lab->title << "): "
-                      << (no_build ? "not built (--no-build)"
-                          : ok     ? "compiles"
+            std::cout << "Lab " << j.lab->id << " (" << j.lab->title << "): "
+                      << (o.no_build && j.missing.empty() ? "not built (--no-build)"
+                          : ok                            ? "compiles"
                           : b.build_class == Failure::DoesNotCompile
                               ? "DOES NOT COMPILE: " + b.detail
                               : "REFUSED (" + std::string(to_string(b.build_class)) + "): " + b.detail)
                       << "\n";
-            for (const auto& n : notes) std::cout << "  note: " << n << "\n";
+            for (const auto& n : j.notes) std::cout << "  note: " << n << "\n";
             if (!expect.empty()) {
                 const std::string got = ok ? "compiles" : std::string(to_string(b.build_class));
                 if (ok && !refused_at_build(*failure_from_string(expect))) decided = false;
@@ -234,170 +863,31 @@ int main(int argc, char** argv) {
     }
     // A test of the memory and race check itself cannot pass or fail without the tool: it is skipped.
     const bool sanitizer_class = expect == "memory_error" || expect == "race_condition";
-    if ((sanitizer_mode == "only" || sanitizer_class) && !find_compute_sanitizer(sanitizer_path)) {
+    if ((o.sanitizer_mode == "only" || sanitizer_class) && !o.sanitizer) {
         std::cerr << "grade: compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer "
                      "PATH), so the memory and race check cannot run\n";
         return course::kExitNoGpu;
     }
-    if (sanitizer_class && sanitizer_mode == "off") {
-        std::cerr << "grade: --expect " << expect << " needs the memory and race check, not --sanitizer off\n";
-        return 2;
-    }
+    if (sanitizer_class && o.sanitizer_mode == "off")
+        return usage("--expect " + expect + " needs the memory and race check, not --sanitizer off");
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
     info.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
               << " reproduces these inputs)\n"
               << std::flush;
-
     if (results_path.empty()) results_path = (out_dir / "results.json").string();
     if (junit_path.empty()) junit_path = (out_dir / "junit.xml").string();
 
+    build_jobs(o, jobs, out_dir, o.jobs, &std::cout);
     std::vector<LabResult> results;
-    std::vector<ProcessOutcome> built;  // how each lab's build ended, for the sanitizer item
-    for (const RubricLab* lab : labs) {
-        const std::string target = "lab" + lab->id + "_" + suffix;
-        const fs::path log = out_dir / (target + ".log");
-        fs::remove(log);
-        std::cout << "Lab " << lab->id << " (" << lab->title << ", " << tree_label << "): " << std::flush;
-
-        double build_s = 0;
-        ProcessOutcome outcome;
-        std::vector<std::string> notes;
-        if (!no_build) {
-            std::cout << "building... " << std::flush;
-            outcome = build_lab(build_dir, target, jobs, log, build_s, notes);
-        }
-        double run_s = 0;
-        std::string records;
-        const std::string key = channel_key();
-        if (sanitizer_mode == "only") {
-            // Only the runner's own item: the lab's checks are not run, and not reported.
-            LabResult r{lab->id, lab->title, tree_label, {}, build_s, 0, log.string(), notes};
-            built.push_back(outcome);
-            info.build_seconds += build_s;
-            std::cout << (outcome.kind == ProcessOutcome::Kind::BuildFailed ? "does not build" : "built") << "\n";
-            results.push_back(std::move(r));
-            continue;
-        }
-        if (outcome.kind != ProcessOutcome::Kind::BuildFailed) {
-            const fs::path exe = fs::path(build_dir) / "graders" / target;
-            if (!fs::exists(exe)) {
-                outcome = {ProcessOutcome::Kind::BuildFailed, 0, 0, "no program " + exe.string() + " (build it first)"};
-            } else {
-                std::cout << "checking... " << std::flush;
-                // A fresh, empty scratch folder is the lab's working folder; files for the student to
-                // look at (plots) go to the grading folder, named by --artifacts.
-                const fs::path scratch = out_dir / "scratch" / target;
-                fs::remove_all(scratch, ec);
-                fs::create_directories(scratch);
-                std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
-                                                std::to_string(kReportFd), "--artifacts", out_dir.string()};
-                if (quick) cmd.push_back("--quick");
-                outcome = run_with_timeout(cmd, timeout_s, log.string(), run_s, scratch.string(), &records, key);
-                outcome.timeout_s = timeout_s;
-                // 77 and 78 are believed only from a program that had not started its checks: a lab's
-                // code that ends the process with them must not turn a grade into "no GPU".
-                if (outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
-                    (outcome.code == course::kExitNoGpu || outcome.code == course::kExitUnsupportedGpu)) {
-                    std::cerr << "\n" << read_file(log);
-                    return outcome.code;
-                }
-            }
-        }
-        LabResult r = merge_lab_report(*lab, tree_label, parse_json_lines(records), outcome, key);
-        r.build_seconds = build_s;
-        r.run_seconds = run_s;
-        r.log_path = log.string();
-        r.notes = notes;
-        info.build_seconds += build_s;
-        info.grade_seconds += run_s;
-        std::cout << (r.passed() ? "pass" : "FAIL (" + title(r.primary_failure()) + ")") << "\n" << std::flush;
-        built.push_back(outcome);
-        results.push_back(std::move(r));
-    }
-
-    // The memory and race check: each lab's workload under compute-sanitizer's tools. Nothing is timed
-    // any more, so the labs run side by side; within a lab the tools run in the rubric's order, stopping
-    // at the first that finds something.
-    const auto sanitizer = find_compute_sanitizer(sanitizer_path);
-    struct SanitizerJob {
-        std::size_t index;
-        const RubricLab* lab;
-        std::string target;
-        std::vector<SanitizerRun> runs;
-        std::string key;
-    };
-    std::vector<SanitizerJob> san_jobs;
-    for (std::size_t i = 0; i < labs.size(); ++i) {
-        const RubricLab* lab = labs[i];
-        if (!lab->sanitizer) continue;
-        const auto& item = *lab->sanitizer;
-        if (built[i].kind == ProcessOutcome::Kind::BuildFailed) results[i].checks.push_back(sanitizer_not_built(item, built[i]));
-        else if (sanitizer_mode == "off") results[i].checks.push_back(sanitizer_skipped(item, "--sanitizer off"));
-        else if (!sanitizer)
-            results[i].checks.push_back(sanitizer_skipped(
-                item, "compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer PATH)"));
-        else san_jobs.push_back({i, lab, "lab" + lab->id + "_" + suffix, {}, channel_key()});
-    }
-    if (!san_jobs.empty()) {
-        std::cout << "memory and race check (compute-sanitizer) of " << san_jobs.size() << " lab(s)... " << std::flush;
-        const auto start = std::chrono::steady_clock::now();
-        std::size_t next = 0;
-        std::mutex m;
-        auto worker = [&] {
-            for (;;) {
-                SanitizerJob* job = nullptr;
-                {
-                    std::lock_guard<std::mutex> lock(m);
-                    if (next == san_jobs.size()) return;
-                    job = &san_jobs[next++];
-                }
-                const fs::path exe = fs::path(build_dir) / "graders" / job->target;
-                const fs::path scratch = out_dir / "scratch" / (job->target + "-sanitizer");
-                std::error_code e;
-                fs::remove_all(scratch, e);
-                fs::create_directories(scratch, e);
-                for (const auto& tool : job->lab->sanitizer->tools) {
-                    SanitizerRun run;
-                    run.tool = tool;
-                    run.log_path = (out_dir / (job->target + "." + tool + ".log")).string();
-                    const std::string program_log = (out_dir / (job->target + ".sanitizer-output.log")).string();
-                    fs::remove(run.log_path, e);
-                    const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(info.seed),
-                                                              "--report-fd", std::to_string(kReportFd), "--artifacts",
-                                                              out_dir.string(), "--sanitizer-workload"};
-                    run.outcome = run_with_timeout(sanitizer_command(*sanitizer, tool, run.log_path, program),
-                                                   sanitizer_timeout_s, program_log, run.seconds, scratch.string(),
-                                                   &run.records, job->key);
-                    run.log_text = read_file(run.log_path);
-                    const bool found = parse_sanitizer_log(run.log_text).found();
-                    job->runs.push_back(std::move(run));
-                    if (found) break;
-                }
-            }
-        };
-        const unsigned pool = std::min<unsigned>(static_cast<unsigned>(san_jobs.size()),
-                                                 std::max(1u, std::thread::hardware_concurrency() / 2));
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < pool; ++t) threads.emplace_back(worker);
-        for (auto& t : threads) t.join();
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        info.grade_seconds += secs;
-        std::cout << std::fixed << std::setprecision(1) << secs << " s\n";
-        std::cout.unsetf(std::ios::floatfield);
-        for (auto& job : san_jobs) {
-            CheckResult c = judge_sanitizer(*job.lab->sanitizer, job.runs, job.key, sanitizer_timeout_s);
-            std::cout << "Lab " << job.lab->id << ": " << (c.passed() ? "clean" : "FAIL (" + title(c.cls) + "): " + c.message)
-                      << "\n";
-            results[job.index].run_seconds += c.seconds;
-            results[job.index].checks.push_back(std::move(c));
-        }
+    {
+        GpuLock lock(o.gpu_lock);
+        if (const auto code = run_jobs(o, jobs, out_dir, info, results, std::cout)) return *code;
     }
 
     std::cout << "\n" << summary_table(results, info);
-    std::ofstream(results_path) << gradescope_json(results, info).dump(2) << "\n";
-    std::ofstream(junit_path) << junit_xml(results, info);
+    write_reports(results, info, results_path, junit_path);
     std::cout << "reports: " << results_path << ", " << junit_path << "\n";
 
     if (!expect.empty()) {

@@ -111,6 +111,72 @@ nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo
             {"tests", tests}};
 }
 
+nlohmann::json student_summary(const std::string& student, const std::vector<LabResult>& labs, const RunInfo& info,
+                               bool graded) {
+    nlohmann::json out = {{"student", student}, {"gpu", info.gpu}, {"seed", info.seed}, {"graded", graded}};
+    nlohmann::json lab_rows = nlohmann::json::array();
+    double points = 0, max_points = 0;
+    bool all_pass = true;
+    for (const auto& lab : labs) {
+        nlohmann::json checks = nlohmann::json::array();
+        for (const auto& c : lab.checks)
+            checks.push_back({{"name", c.name},
+                              {"points", c.points},
+                              {"max_points", c.max_points},
+                              {"class", c.skipped ? "not_run" : std::string(to_string(c.cls))}});
+        const Failure f = lab.primary_failure();
+        const bool built = f == Failure::None || f == Failure::NotRun;
+        std::string cls = graded ? std::string(to_string(f)) : built ? "compiles" : std::string(to_string(f));
+        all_pass = all_pass && graded && lab.passed();
+        lab_rows.push_back({{"id", lab.id},
+                            {"title", lab.title},
+                            {"points", lab.points()},
+                            {"max_points", lab.max_points()},
+                            {"class", cls},
+                            {"checks", checks}});
+        points += lab.points();
+        max_points += lab.max_points();
+    }
+    out["labs"] = lab_rows;
+    out["points"] = points;
+    out["max_points"] = max_points;
+    out["status"] = !graded ? "built" : all_pass ? "pass" : "fail";
+    return out;
+}
+
+namespace {
+std::string csv_field(const std::string& v) {
+    if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+    std::string out = "\"";
+    for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+}  // namespace
+
+std::string gradebook_csv(const std::vector<nlohmann::json>& summaries, const Rubric& rubric) {
+    std::ostringstream s;
+    s << "student,status,points,max_points";
+    for (const auto& lab : rubric.labs) s << ",lab" << lab.id << "_points,lab" << lab.id << "_max,lab" << lab.id << "_class";
+    s << "\n";
+    for (const auto& row : summaries) {
+        s << csv_field(row.value("student", "")) << "," << csv_field(row.value("status", "")) << ","
+          << points_str(row.value("points", 0.0)) << "," << points_str(row.value("max_points", 0.0));
+        for (const auto& lab : rubric.labs) {
+            const nlohmann::json* found = nullptr;
+            if (row.contains("labs") && row["labs"].is_array())
+                for (const auto& l : row["labs"])
+                    if (l.is_object() && l.value("id", "") == lab.id) found = &l;
+            if (found)
+                s << "," << points_str(found->value("points", 0.0)) << "," << points_str(found->value("max_points", 0.0))
+                  << "," << csv_field(found->value("class", ""));
+            else
+                s << ",,,";
+        }
+        s << "\n";
+    }
+    return s.str();
+}
+
 std::string xml_escape(const std::string& in) {
     std::string out;
     for (char ch : in) {

@@ -29,6 +29,17 @@ nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo
 /// with its class as the type.
 std::string junit_xml(const std::vector<LabResult>& labs, const RunInfo& info);
 
+/// @brief One student's row of a gradebook (also kept as summary.json next to their reports):
+/// `{"student", "status", "points", "max_points", "gpu", "seed", "labs": [{"id", "points", "max_points",
+/// "class", "checks": [{"name", "points", "max_points", "class"}]}]}`. A lab's "class" is its headline
+/// failure class, "pass", or "compiles" when @p graded is false (built without a GPU, nothing run).
+nlohmann::json student_summary(const std::string& student, const std::vector<LabResult>& labs, const RunInfo& info,
+                               bool graded);
+
+/// @brief The gradebook as CSV: a header, then one row per summary: student, status, points, max_points,
+/// and for each lab of the rubric labNN_points, labNN_max, labNN_class (empty when the lab was not graded).
+std::string gradebook_csv(const std::vector<nlohmann::json>& summaries, const Rubric& rubric);
+
 /// @brief Escapes text for XML character data and attribute values.
 std::string xml_escape(const std::string& s);
 

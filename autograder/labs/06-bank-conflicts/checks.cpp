@@ -369,10 +369,11 @@ TEST_CASE("detector names the ways of 8-byte mystery kernels") { check_detector(
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
     course::DeviceBuffer<float> sink(1);
-    for (int word_bytes : {4, 8})
-        for (int stride : {1, 2, 3, 32}) {
-            const std::string what = "strided_loads(stride = " + std::to_string(stride) + ", word_bytes = " +
-                                     std::to_string(word_bytes) + ")";
-            if (!grading::run_student([&] { lab06::strided_loads(stride, word_bytes, sink.data()); }, what)) return;
-        }
+    // One call a word size: the kernel makes thousands of shared loads a thread, each one instrumented.
+    for (const auto& [word_bytes, stride] : {std::pair{4, 3}, std::pair{8, 2}}) {
+        const std::string what = "strided_loads(stride = " + std::to_string(stride) + ", word_bytes = " +
+                                 std::to_string(word_bytes) + ")";
+        if (!grading::run_student([&, w = word_bytes, st = stride] { lab06::strided_loads(st, w, sink.data()); }, what))
+            return;
+    }
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Roster grading without a GPU: every submission is built in a grading slot (no reconfigure) and the
+# gradebook records, per lab, "compiles" or the class that stopped it. Also: shards merge into the same
+# gradebook, an interrupted roster resumes, and no file of the roster is changed.
+#   roster_test.sh GRADE SOURCE_DIR
+set -euo pipefail
+grade=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+roster=$work/roster
+mkdir -p "$roster"/{ada,ben,cy,dee,eve}
+cp -r "$src/labs/01-sum-reduction" "$src/labs/02-max-reduce" "$roster/ada/"             # the starters, as labs/
+cp "$src/solutions/01-sum-reduction/sum_reduction.cu" "$src/solutions/02-max-reduce/max_reduce.cu" "$roster/ben/"  # flat
+mkdir -p "$roster/cy/labs/01-sum-reduction"                                             # labs/NN-name/ inside
+sed 's|^\( *\)// TODO.*|\1this is not C++;|' "$src/labs/01-sum-reduction/sum_reduction.cu" \
+  > "$roster/cy/labs/01-sum-reduction/sum_reduction.cu"
+cp "$src/labs/02-max-reduce/max_reduce.cu" "$roster/dee/"
+python3 - "$roster/dee/max_reduce.cu" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+# The launcher's region starts with a call the course forbids (a stream of its own).
+s = re.sub(r'^(\s*// BEGIN STUDENT REGION launch\n)', r'\1    { cudaStream_t st; (void)cudaStreamCreate(&st); }\n', s, count=1, flags=re.M)
+open(p, 'w').write(s)
+PY
+grep -q cudaStreamCreate "$roster/dee/max_reduce.cu"
+before=$(cd "$roster" && find . -type f -exec sha256sum {} + | sort)
+
+run() { CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --allow-no-gpu --lab 01 --lab 02 "$@"; }
+run --gradebook "$work/shards" --shard 0/2 | tee "$work/log0"
+run --gradebook "$work/shards" --shard 1/2 | tee "$work/log1"
+run --gradebook "$work/whole" | tee "$work/log-whole"
+fail() { echo "FAIL: $*"; exit 1; }
+expect_row() {  # book student lab01_class lab02_class
+  local row
+  row=$(grep "^$2," "$1/gradebook.csv") || fail "no row for $2 in $1"
+  IFS=, read -r -a f <<< "$row"
+  [[ ${f[6]} == "$3" && ${f[9]} == "$4" ]] || fail "$2: lab01 ${f[6]}, lab02 ${f[9]}; expected $3, $4"
+  echo "ok: $2 lab01 $3, lab02 $4"
+}
+for book in "$work/shards" "$work/whole"; do
+  [[ $(wc -l < "$book/gradebook.csv") -eq 6 ]] || fail "$book: expected a header and 5 rows"
+  expect_row "$book" ada compiles compiles
+  expect_row "$book" ben compiles compiles
+  expect_row "$book" cy does_not_compile does_not_compile
+  expect_row "$book" dee does_not_compile forbidden_symbol
+  expect_row "$book" eve does_not_compile does_not_compile
+done
+grep -q "cudaStreamCreate" "$work/whole/students/dee/results.json" || fail "dee's report does not name the forbidden call"
+grep -q "has no sum_reduction.cu" "$work/whole/students/eve/results.json" || fail "eve's report does not say the file is missing"
+# Resume: nothing left to grade; the merge finds everyone.
+run --gradebook "$work/whole" > "$work/again"
+grep -q "5 students, 0 to grade" "$work/again" || fail "a second run graded again"
+CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"
+grep -q "5 of 5 students" "$work/merge" || fail "--merge-only did not find every student"
+# A student not yet graded is named by --merge-only, which then fails.
+rm "$work/whole/students/ben/.complete"
+if CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"; then
+  fail "--merge-only succeeded with a student missing"
+fi
+grep -q "not graded yet: ben" "$work/merge" || fail "--merge-only did not name the missing student"
+after=$(cd "$roster" && find . -type f -exec sha256sum {} + | sort)
+[[ $before == "$after" ]] || fail "the roster's files changed"
+echo "roster test: all as expected"
