@@ -179,10 +179,10 @@ std::string default_gpu_lock() {
     return (fs::temp_directory_path() / ("course-grader-gpu-" + devices + ".lock")).string();
 }
 
-// Runs the checks and the memory and race check of built labs; the caller holds the GPU lock.
-// Returns a lab program's 77/78 when it said the GPU cannot be used before any check ran.
-std::optional<int> run_jobs(const Options& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
-                            std::vector<LabResult>& results, std::ostream& out) {
+// Runs the checks of built labs, one lab at a time; the caller holds the GPU lock. Returns a lab
+// program's 77/78 when it said the GPU cannot be used before any check ran.
+std::optional<int> run_checks(const Options& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
+                              std::vector<LabResult>& results, std::ostream& out) {
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
@@ -234,18 +234,25 @@ std::optional<int> run_jobs(const Options& o, std::vector<LabJob>& jobs, const f
         out << (r.passed() ? "pass" : "FAIL (" + title(r.primary_failure()) + ")") << "\n" << std::flush;
         results.push_back(std::move(r));
     }
+    return std::nullopt;
+}
 
-    // The memory and race check: each lab's workload under compute-sanitizer's tools. Nothing is timed
-    // now, so the labs run side by side; within a lab the tools run in the rubric's order, stopping at
-    // the first that finds something.
-    struct SanitizerJob {
-        std::size_t index;
-        const LabJob* job;
-        std::vector<SanitizerRun> runs;
-        std::string key;
-    };
-    std::vector<SanitizerJob> san_jobs;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
+// The memory and race check of one lab: its workload under each of the rubric's tools. Nothing is timed
+// while these run, so every tool of every lab (of one or several submissions) runs side by side.
+struct SanitizerTask {
+    const LabJob* job = nullptr;
+    LabResult* result = nullptr;  // where the item's result goes
+    fs::path log_dir;
+    std::uint64_t seed = 0;
+    std::string key;
+    std::vector<SanitizerRun> runs;  // one per tool, in the rubric's order
+};
+
+// Adds each lab's sanitizer item to @p results directly when it cannot run (did not build, --sanitizer
+// off, no compute-sanitizer), else a task to @p tasks. @p results must not grow while the tasks live.
+void queue_sanitizer(const Options& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
+                     const fs::path& log_dir, std::uint64_t seed, std::vector<SanitizerTask>& tasks) {
+    for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
         const RubricLab* lab = jobs[i].lab;
         if (!lab->sanitizer) continue;
         const auto& item = *lab->sanitizer;
@@ -255,63 +262,63 @@ std::optional<int> run_jobs(const Options& o, std::vector<LabJob>& jobs, const f
         else if (!o.sanitizer)
             results[i].checks.push_back(sanitizer_skipped(
                 item, "compute-sanitizer was not found (it comes with the CUDA Toolkit; or give --compute-sanitizer PATH)"));
-        else san_jobs.push_back({i, &jobs[i], {}, channel_key()});
+        else {
+            SanitizerTask t{&jobs[i], &results[i], log_dir, seed, channel_key(), {}};
+            for (const auto& tool : item.tools) t.runs.push_back({tool, {}, "", "", "", 0});
+            tasks.push_back(std::move(t));
+        }
     }
-    if (san_jobs.empty()) return std::nullopt;
-    out << "memory and race check (compute-sanitizer) of " << san_jobs.size() << " lab(s)... " << std::flush;
+}
+
+// Runs every tool of every task, at most one process per CPU core; the caller holds the GPU lock.
+// Returns the wall time.
+double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::ostream& out) {
+    if (tasks.empty()) return 0;
+    std::vector<std::pair<SanitizerTask*, SanitizerRun*>> work;
+    for (auto& t : tasks)
+        for (auto& r : t.runs) work.push_back({&t, &r});
+    out << "memory and race check (compute-sanitizer) of " << tasks.size() << " lab(s), " << work.size() << " run(s)... "
+        << std::flush;
+    const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     const auto start = std::chrono::steady_clock::now();
-    std::size_t next = 0;
-    std::mutex m;
+    std::atomic<std::size_t> next{0};
     auto worker = [&] {
-        for (;;) {
-            SanitizerJob* sj = nullptr;
-            {
-                std::lock_guard<std::mutex> lock(m);
-                if (next == san_jobs.size()) return;
-                sj = &san_jobs[next++];
-            }
-            const LabJob& j = *sj->job;
+        for (std::size_t w; (w = next++) < work.size();) {
+            SanitizerTask& t = *work[w].first;
+            SanitizerRun& run = *work[w].second;
+            const LabJob& j = *t.job;
             const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
-            const fs::path scratch = scratch_root / (j.target + "-sanitizer");
+            const fs::path scratch = scratch_root / (j.target + "-" + run.tool);
+            const std::string stem = (t.log_dir / (j.log_stem + "." + run.tool)).string();
             std::error_code e;
             fs::remove_all(scratch, e);
             fs::create_directories(scratch, e);
-            const std::string program_log = (log_dir / (j.log_stem + ".sanitizer-output.log")).string();
-            fs::remove(program_log, e);
-            for (const auto& tool : j.lab->sanitizer->tools) {
-                SanitizerRun run;
-                run.tool = tool;
-                run.log_path = (log_dir / (j.log_stem + "." + tool + ".log")).string();
-                fs::remove(run.log_path, e);
-                const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(info.seed),
-                                                          "--report-fd", std::to_string(kReportFd), "--artifacts",
-                                                          log_dir.string(), "--sanitizer-workload"};
-                run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, tool, run.log_path, program),
-                                               o.sanitizer_timeout_s, program_log, run.seconds, scratch.string(),
-                                               &run.records, sj->key);
-                run.log_text = read_file(run.log_path);
-                const bool found = parse_sanitizer_log(run.log_text).found();
-                sj->runs.push_back(std::move(run));
-                if (found) break;
-            }
+            run.log_path = stem + ".log";
+            fs::remove(run.log_path, e);
+            fs::remove(stem + ".output.log", e);
+            const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(t.seed), "--report-fd",
+                                                      std::to_string(kReportFd), "--artifacts", t.log_dir.string(),
+                                                      "--sanitizer-workload"};
+            run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, program),
+                                           o.sanitizer_timeout_s, stem + ".output.log", run.seconds, scratch.string(),
+                                           &run.records, t.key);
+            run.log_text = read_file(run.log_path);
         }
     };
-    const unsigned pool = std::min<unsigned>(static_cast<unsigned>(san_jobs.size()),
-                                             std::max(1u, std::thread::hardware_concurrency() / 2));
+    const unsigned pool = std::min<unsigned>(static_cast<unsigned>(work.size()), std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> threads;
-    for (unsigned t = 0; t < pool; ++t) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
+    for (unsigned i = 0; i < pool; ++i) threads.emplace_back(worker);
+    for (auto& th : threads) th.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    info.grade_seconds += secs;
     out << seconds_str(secs) << " s\n";
-    for (auto& sj : san_jobs) {
-        CheckResult c = judge_sanitizer(*sj.job->lab->sanitizer, sj.runs, sj.key, o.sanitizer_timeout_s);
-        out << "Lab " << sj.job->lab->id << ": " << (c.passed() ? "clean" : "FAIL (" + title(c.cls) + "): " + c.message)
+    for (auto& t : tasks) {
+        CheckResult c = judge_sanitizer(*t.job->lab->sanitizer, t.runs, t.key, o.sanitizer_timeout_s);
+        out << "Lab " << t.job->lab->id << ": " << (c.passed() ? "clean" : "FAIL (" + title(c.cls) + "): " + c.message)
             << "\n";
-        results[sj.index].run_seconds += c.seconds;
-        results[sj.index].checks.push_back(std::move(c));
+        t.result->run_seconds += c.seconds;
+        t.result->checks.push_back(std::move(c));
     }
-    return std::nullopt;
+    return secs;
 }
 
 // --- Submissions from a folder: grading slots ------------------------------------------------------
@@ -574,50 +581,72 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < builders; ++t) threads.emplace_back(builder);
 
+    // The GPU's side: a batch of built submissions at a time (whatever is ready, up to kBatch): their
+    // checks one lab after another, then the memory and race checks of the whole batch side by side.
+    constexpr std::size_t kBatch = 4;
     int special = 0;
     for (;;) {
-        Built b;
+        std::vector<Built> batch;
         {
             std::unique_lock<std::mutex> lock(m);
             cv.wait(lock, [&] { return !ready.empty() || builders_left == 0; });
             if (ready.empty()) break;
-            b = std::move(ready.front());
-            ready.pop_front();
+            while (!ready.empty() && batch.size() < kBatch) {
+                batch.push_back(std::move(ready.front()));
+                ready.pop_front();
+            }
             cv.notify_all();
         }
-        const fs::path dir = ro.out / "students" / b.student;
-        std::vector<LabResult> results;
-        RunInfo si = info;
-        double gpu_s = 0;
-        std::ostringstream log;
-        if (ro.gpu && special == 0) {
-            const auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::vector<LabResult>> results(batch.size());
+        std::vector<RunInfo> infos(batch.size(), info);
+        std::vector<std::ostringstream> logs(batch.size());
+        std::vector<double> gpu_s(batch.size(), 0.0);
+        if (ro.gpu) {
             GpuLock lock(o.gpu_lock);
-            if (const auto code = run_jobs(o, b.jobs, dir, si, results, log)) special = *code;
-            gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::vector<SanitizerTask> tasks;
+            for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const fs::path dir = ro.out / "students" / batch[i].student;
+                if (const auto code = run_checks(o, batch[i].jobs, dir, infos[i], results[i], logs[i])) special = *code;
+                else queue_sanitizer(o, batch[i].jobs, results[i], dir, infos[i].seed, tasks);
+                gpu_s[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            }
+            if (special != 0) break;
+            std::ostringstream san_log;
+            const double san_s = run_sanitizer(o, tasks, san_log);
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                // The batch's sanitizer time, shared out evenly.
+                gpu_s[i] += san_s / static_cast<double>(batch.size());
+                infos[i].grade_seconds += san_s / static_cast<double>(batch.size());
+                logs[i] << san_log.str();
+            }
         } else {
-            results = build_only_results(b.jobs);
+            for (std::size_t i = 0; i < batch.size(); ++i) results[i] = build_only_results(batch[i].jobs);
         }
-        if (special != 0) break;
-        si.build_seconds = b.build_s;
-        std::ofstream(dir / "grade.log") << log.str() << "\n" << summary_table(results, si);
-        write_reports(results, si, (dir / "results.json").string(), (dir / "junit.xml").string());
-        const nlohmann::json summary = student_summary(b.student, results, si, ro.gpu);
-        std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
-        std::ofstream(dir / ".complete") << "graded\n";
-        b.slot = Slot();  // its programs are no longer needed: another build may use it
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::lock_guard<std::mutex> lock(m);
-        ++done;
-        gpu_total += gpu_s;
-        build_total += b.build_s;
-        const double left = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0;
-        std::cout << "[" << done << "/" << total << "] " << b.student << ": " << summary.value("status", "") << " "
-                  << summary.value("points", 0.0) << "/" << summary.value("max_points", 0.0) << "  (build "
-                  << seconds_str(b.build_s) << " s, GPU " << seconds_str(gpu_s) << " s; about " << static_cast<int>(left)
-                  << " s left)\n"
-                  << std::flush;
-        cv.notify_all();
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            Built& b = batch[i];
+            const fs::path dir = ro.out / "students" / b.student;
+            RunInfo& si = infos[i];
+            si.build_seconds = b.build_s;
+            std::ofstream(dir / "grade.log") << logs[i].str() << "\n" << summary_table(results[i], si);
+            write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string());
+            const nlohmann::json summary = student_summary(b.student, results[i], si, ro.gpu);
+            std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
+            std::ofstream(dir / ".complete") << "graded\n";
+            b.slot = Slot();  // its programs are no longer needed: another build may use it
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::lock_guard<std::mutex> lock(m);
+            ++done;
+            gpu_total += gpu_s[i];
+            build_total += b.build_s;
+            const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
+            std::cout << "[" << done << "/" << total << "] " << b.student << ": " << summary.value("status", "") << " "
+                      << summary.value("points", 0.0) << "/" << summary.value("max_points", 0.0) << "  (build "
+                      << seconds_str(b.build_s) << " s, GPU " << seconds_str(gpu_s[i]) << " s; about "
+                      << static_cast<int>(left) << " s left)\n"
+                      << std::flush;
+            cv.notify_all();
+        }
     }
     {
         std::lock_guard<std::mutex> lock(m);
@@ -883,7 +912,10 @@ int main(int argc, char** argv) {
     std::vector<LabResult> results;
     {
         GpuLock lock(o.gpu_lock);
-        if (const auto code = run_jobs(o, jobs, out_dir, info, results, std::cout)) return *code;
+        if (const auto code = run_checks(o, jobs, out_dir, info, results, std::cout)) return *code;
+        std::vector<SanitizerTask> tasks;
+        queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);
+        info.grade_seconds += run_sanitizer(o, tasks, std::cout);
     }
 
     std::cout << "\n" << summary_table(results, info);
