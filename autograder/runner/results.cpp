@@ -24,6 +24,14 @@ const RubricLab* Rubric::find(const std::string& id) const {
     return nullptr;
 }
 
+namespace {
+void check_visibility(const std::string& v, const std::string& check) {
+    if (v != "visible" && v != "after_due_date" && v != "after_published" && v != "hidden")
+        throw std::runtime_error("rubric: \"" + check + "\" has visibility \"" + v +
+                                 "\" (visible, after_due_date, after_published or hidden)");
+}
+}  // namespace
+
 Rubric parse_rubric(const nlohmann::json& j) {
     Rubric r;
     if (!j.contains("labs") || !j["labs"].is_array()) throw std::runtime_error("rubric: no \"labs\" array");
@@ -33,7 +41,9 @@ Rubric parse_rubric(const nlohmann::json& j) {
         lab.dir = l.at("dir").get<std::string>();
         lab.title = l.at("title").get<std::string>();
         for (const auto& c : l.at("checks")) {
-            RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>()};
+            RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>(),
+                              c.value("visibility", std::string("visible"))};
+            check_visibility(check.visibility, check.name);
             if (check.points < 0) throw std::runtime_error("rubric: negative points for \"" + check.name + "\"");
             for (const auto& other : lab.checks)
                 if (other.name == check.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + check.name + "\" twice");
@@ -43,7 +53,8 @@ Rubric parse_rubric(const nlohmann::json& j) {
         if (l.contains("sanitizer")) {
             const auto& s = l["sanitizer"];
             RubricSanitizer item{s.at("name").get<std::string>(), s.at("points").get<double>(),
-                                 s.at("tools").get<std::vector<std::string>>()};
+                                 s.at("tools").get<std::vector<std::string>>(), s.value("visibility", std::string("visible"))};
+            check_visibility(item.visibility, item.name);
             if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
             for (const auto& other : lab.checks)
                 if (other.name == item.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
@@ -201,6 +212,7 @@ LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const 
                 c.name = rc.name;
                 c.max_points = rc.points;
                 c.cls = Failure::GraderIntegrity;
+                c.visibility = rc.visibility;
                 c.message = problem;
                 c.hint = std::string(default_hint(c.cls));
                 r.checks.push_back(std::move(c));
@@ -260,6 +272,7 @@ LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const 
         }
         r.checks.push_back(std::move(c));
     }
+    for (std::size_t i = 0; i < r.checks.size() && i < lab.checks.size(); ++i) r.checks[i].visibility = lab.checks[i].visibility;
     // A process that died between checks (or before the first) still has to show up somewhere.
     if (!build_failed && !earlier_interruption && !completed && !context_lost) {
         for (auto& c : r.checks)

@@ -17,6 +17,7 @@ namespace grading {
 struct RubricCheck {
     std::string name;  ///< the doctest TEST_CASE name
     double points = 0; ///< its weight
+    std::string visibility = "visible";  ///< when students see it on Gradescope: visible, after_due_date, after_published, hidden
 };
 
 /// @brief The runner's own item of a lab: its sanitizer workload run under compute-sanitizer's tools.
@@ -24,6 +25,7 @@ struct RubricSanitizer {
     std::string name;                ///< as reported, e.g. "memory and race check (compute-sanitizer)"
     double points = 0;               ///< its weight
     std::vector<std::string> tools;  ///< memcheck, racecheck, synccheck: in the order they run
+    std::string visibility = "visible";  ///< as RubricCheck::visibility
 };
 
 /// @brief One lab in the rubric.
@@ -66,6 +68,7 @@ struct CheckResult {
     bool higher_is_better = true;  ///< direction of the threshold
     double seconds = 0;        ///< time the check took
     bool skipped = false;      ///< not run (a tool absent): no points lost or given, max_points 0
+    std::string visibility = "visible";  ///< from the rubric: when students see it on Gradescope
     /// @brief True when the check passed (a skipped check counts as passed: it can change nothing).
     bool passed() const { return cls == Failure::None; }
 };

@@ -76,6 +76,7 @@ CheckResult base(const RubricSanitizer& item) {
     CheckResult c;
     c.name = item.name;
     c.max_points = item.points;
+    c.visibility = item.visibility;
     return c;
 }
 
