@@ -3,18 +3,19 @@
 # starters, and labs drawn from the known-wrong and correct variants) graded with grade --roster, then
 # K of them graded alone with grade --labs-dir and the same seed; every check's class must agree.
 #
-#   N=30 K=6 bash .ci/gpu-roster.sh          (after a build in $BUILD; logs and books in $OUT or /tmp)
+#   N=30 K=6 bash .ci/gpu-roster.sh          (after a build in $BUILD; the work in /tmp/roster-run, the
+#                                             gradebook and the roster's log copied to $OUT when set)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-smoke}
 N=${N:-30} K=${K:-6} SEED=${SEED:-20261122}
-W=${OUT:-/tmp}/roster-run
+W=/tmp/roster-run
 rm -rf "$W" && mkdir -p "$W"
 python3 .ci/make-roster.py . "$W/roster" "$N" > /dev/null
 mv "$W/roster/expected.json" "$W/expected.json"
 echo "== roster of $N on $(nproc) cores"
 SECONDS=0
-"$BUILD/grade" --roster "$W/roster" --gradebook "$W/book" --seed "$SEED" > "$W/roster.log" 2>&1
+timeout "${ROSTER_LIMIT:-900}" "$BUILD/grade" --roster "$W/roster" --gradebook "$W/book" --seed "$SEED" > "$W/roster.log" 2>&1
 echo "roster: rc $?, ${SECONDS}s wall"
 tail -3 "$W/roster.log"
 status=0
@@ -49,4 +50,5 @@ for s, labs in sorted(expected.items()):
             print(f"  {s} lab {lab['id']} from {src}: {lab['class']}")
 print(f"lab results as their source predicts: {agree[True]} of {agree[True] + agree[False]}")
 PY
+[[ -n ${OUT:-} ]] && cp "$W/book/gradebook.csv" "$W/roster.log" "$OUT/" 2>/dev/null
 exit $status

@@ -1,6 +1,11 @@
 # Sets CMAKE_CUDA_ARCHITECTURES before the CUDA language is enabled: the architecture of the
 # GPU(s) nvidia-smi reports, or a portable default on a machine without a GPU (such as CI).
 set(_course_default_archs "75;80;86;89;90")
+# Asked for by CMAKE_CUDA_ARCHITECTURES=native (the presets): what is found replaces "native".
+set(_course_force "")
+if(CMAKE_CUDA_ARCHITECTURES STREQUAL "native")
+  set(_course_force FORCE)
+endif()
 find_program(_course_nvidia_smi nvidia-smi)
 set(_course_archs "")
 if(_course_nvidia_smi)
@@ -20,8 +25,8 @@ if(_course_nvidia_smi)
 endif()
 if(_course_archs)
   message(STATUS "GPU found: building for its architecture(s) ${_course_archs}")
-  set(CMAKE_CUDA_ARCHITECTURES "${_course_archs}" CACHE STRING "CUDA architectures")
+  set(CMAKE_CUDA_ARCHITECTURES "${_course_archs}" CACHE STRING "CUDA architectures" ${_course_force})
 else()
   message(STATUS "No GPU found: building for ${_course_default_archs}")
-  set(CMAKE_CUDA_ARCHITECTURES "${_course_default_archs}" CACHE STRING "CUDA architectures")
+  set(CMAKE_CUDA_ARCHITECTURES "${_course_default_archs}" CACHE STRING "CUDA architectures" ${_course_force})
 endif()
