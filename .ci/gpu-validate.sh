@@ -6,6 +6,12 @@
 #
 #   bash .ci/gpu-validate.sh [extra cmake -D options]
 #
+# STAGES (default "build test grade stability roster") picks parts, so that the whole fits in several
+# calls of a time-limited machine: build (configure and build), test (ctest), grade (solutions and
+# starters graded, six labs timed with the memory and race check, the wrong-architecture exit),
+# stability (the solutions graded 10 times: identical verdicts), roster (.ci/gpu-roster.sh: 30 generated
+# submissions, some also graded alone). A stage after build reuses $BUILD.
+#
 # A GPU machine without the course's Debian packages: put their .deb files in .debs/ (apt-get download
 # doctest-dev libcli11-dev nlohmann-json3-dev) and carry that folder; they are unpacked into a prefix here.
 set -uo pipefail
@@ -22,19 +28,30 @@ fi
 command -v jsonschema > /dev/null || extra+=(-DCOURSE_REPORT_SCHEMA_TESTS=OFF)
 command -v doxygen > /dev/null || extra+=(-DCOURSE_BUILD_DOCS=OFF)
 set -- "${extra[@]}" "$@"
+STAGES=${STAGES:-build test grade stability roster}
+has() { [[ " $STAGES " == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$LOGS/gpu.txt"
+ctest_rc=0 sol_rc=0 starter_rc=1 arch_rc=78 stable_rc=0 roster_rc=0
+if has build; then
 SECONDS=0
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" > "$LOGS/configure.log" 2>&1 || { tail -30 "$LOGS/configure.log"; exit 1; }
 cmake --build "$BUILD" -j"$(nproc)" > "$LOGS/build.log" 2>&1 || { grep -m20 -E "error" "$LOGS/build.log"; exit 1; }
 echo "== build: ${SECONDS}s"
+fi
 
+if has test; then
 SECONDS=0
 ctest --test-dir "$BUILD" --output-on-failure -V > "$LOGS/ctest.log" 2>&1
 ctest_rc=$?
 echo "== ctest (rc $ctest_rc, ${SECONDS}s):"; grep -E "tests passed|\*\*\*|Failed  |Not Run|Skipped" "$LOGS/ctest.log" | tail -40
+echo "== sanitizer-labelled tests: $(ctest --test-dir "$BUILD" -N -L sanitizer | grep -c 'Test *#')"
 echo "== known-wrong variants ($(grep -cE "Test +#[0-9]+: lab[0-9]+_wrong_" "$LOGS/ctest.log") tests):"
-grep -E "ended as expected|^[0-9]+: expected lab|  expected [a-z_]+, got" "$LOGS/ctest.log" | sed 's/^[0-9]*: //' 
+grep -E "ended as expected|^[0-9]+: expected lab|  expected [a-z_]+, got" "$LOGS/ctest.log" | sed 's/^[0-9]*: //' | sort | uniq -c | sort -rn | head -5
+grep -E "^[0-9]+: expected lab|  expected [a-z_]+, got" "$LOGS/ctest.log" | sed 's/^[0-9]*: //'
+grep -E "ended as expected" "$LOGS/ctest.log" | sed 's/^[0-9]*: //' | awk '{print $NF}' | sort | uniq -c
+fi
 
+if has grade; then
 SECONDS=0
 "$BUILD/grade" --tree solution --no-build > "$LOGS/grade-solutions.log" 2>&1
 sol_rc=$?
@@ -56,6 +73,25 @@ echo "== build for sm_${other} only, graded on sm_${arch}: exit $arch_rc (expect
 grep "cannot grade" "$LOGS/wrong-arch.log"
 
 echo; echo "== solutions"; sed -n '/^lab  check/,$p' "$LOGS/grade-solutions.log"
+grep -E "^memory and race check" "$LOGS/grade-solutions.log"
 echo; echo "== starters"; grep -E "^Lab |^Total" "$LOGS/grade-starters.log"
+fi
+
+if has stability; then
+# The same submissions, ten fresh seeds: every check's verdict must be the same each time.
+SECONDS=0
+for i in $(seq 1 10); do
+  "$BUILD/grade" --tree solution --no-build --results "$LOGS/stable-$i.json" > "$LOGS/stable-$i.log" 2>&1
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(' '.join(t['status'][0] for t in r['tests']), r['score'])" \
+    "$LOGS/stable-$i.json"
+done | tee "$LOGS/stable.txt" | sort | uniq -c
+[[ $(sort -u "$LOGS/stable.txt" | wc -l) -eq 1 ]] || stable_rc=1
+echo "== stability: 10 gradings of the solutions, $(sort -u "$LOGS/stable.txt" | wc -l) distinct verdict(s), ${SECONDS}s"
+fi
+
+if has roster; then
+BUILD="$BUILD" N=${N:-30} K=${K:-3} bash .ci/gpu-roster.sh
+roster_rc=$?
+fi
 # Solutions must pass (0) and the starters must fail (1); ctest must be green.
-[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 && $arch_rc -eq 78 ]]
+[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 && $arch_rc -eq 78 && $stable_rc -eq 0 && $roster_rc -eq 0 ]]

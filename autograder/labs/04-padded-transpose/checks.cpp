@@ -31,13 +31,15 @@ using grading::Failure;
 
 namespace {
 
-// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs), 8192 x 8192, counting read +
-// write: the reference (padded [32][33] tile) 2717 GB/s, the unpadded [32][32] tile 1691-1704, the
-// naive transpose 456, cudaMemcpy 2901. So the reference is 5.96x naive and 0.94x memcpy, the
-// unpadded tile 3.70x and 0.58x. Each threshold leaves the reference at least 25% above it (32% and
-// 34%), while the naive transpose and the unpadded tile both fall short of both.
+// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 and checked on an NVIDIA H200, 8192 x 8192,
+// counting read + write. H100: the reference (padded [32][33] tile) 2717 GB/s, the unpadded [32][32]
+// tile 1691-1704, the naive transpose 456, cudaMemcpy 2901: the reference 5.96x naive and 0.94x memcpy,
+// the unpadded tile 3.70x and 0.58x. H200: the reference 6.28x naive and 0.85-0.88x memcpy (memcpy
+// gains more from the H200's bandwidth than a transpose does). Each threshold leaves the reference at
+// least 25% above it on both (H100 32% and 45%, H200 40% and 31%), while the naive transpose and the
+// unpadded tile fall short of both.
 constexpr double kMinSpeedupOverNaive = 4.5;  // naive time / student time
-constexpr double kMinFractionOfCopy = 0.70;   // memcpy time / student time
+constexpr double kMinFractionOfCopy = 0.65;   // memcpy time / student time
 constexpr int kBenchSide = 8192;              // 8192 x 8192 floats: 256 MiB each way, far larger than L2
 
 // A matrix shape: the input is rows x cols, the output cols x rows.

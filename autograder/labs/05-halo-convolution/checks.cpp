@@ -33,15 +33,20 @@ using grading::Failure;
 
 namespace {
 
-// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 (132 SMs) at 8192 x 8192, read + write
-// counted (see the lab's README for the figures): the reference solution clears each by at least
-// 25%, the naive kernel and a simple one-output-per-thread halo tile do not.
-//   7x7, naive time / yours: the reference 2030-2037 GB/s against naive 549, 3.71x (86% above 2.0);
-//   the simple halo tile 888 GB/s, 1.62x.
-//   3x3 and 5x5, copy time / yours (copy 2949-2954 GB/s): the reference 0.91 at 3x3 and 0.86 at 5x5
-//   (40% and 32% above 0.65); the simple tile 0.51 and 0.42; the naive kernel about 0.53 at 3x3.
+// Speed thresholds, calibrated on an NVIDIA H100 80GB HBM3 and checked on an NVIDIA H200 (132 SMs each),
+// at 8192 x 8192, read + write counted (the lab's README has the figures): the reference solution clears
+// each by at least 25% on both, the naive kernel and a simple one-output-per-thread halo tile do not.
+//   7x7, naive time / yours: H100 reference 3.71x (86% above 2.0), the simple tile 1.62x;
+//   H200 reference 3.64-3.68x.
+//   3x3, copy time / yours: H100 reference 0.91 (40% above 0.65), H200 0.86-0.88 (32%); the simple tile
+//   0.51 on the H100, the naive kernel about 0.53 (H100) and 0.41 (H200).
+//   5x5, copy time / yours: H100 reference 0.86, H200 0.67-0.68. The H200 moves 1.4x the bytes of the
+//   H100 with the same SMs, so a 25-tap filter is no longer bound by memory there and its ratio to a
+//   copy falls: the 5x5 threshold is its own, 0.52 (65% and 29% margins); the simple tile's 0.42 (H100)
+//   and the naive kernel's 0.22 (H200) stay below it.
 constexpr double kMinSpeedupOverNaive7x7 = 2.0;
-constexpr double kMinFractionOfCopy = 0.65;
+constexpr double kMinFractionOfCopy3x3 = 0.65;
+constexpr double kMinFractionOfCopy5x5 = 0.52;
 constexpr int kBenchSide = 8192;
 
 struct Size {
@@ -376,9 +381,10 @@ void check_fraction_of_copy(int K) {
     SpeedBench bench(K);
     if (!bench.correct) return;
     auto ratio = [](const grading::Timings& t) { return t.peer_ms / t.student_ms; };
-    const auto t = bench.measure(ratio, kMinFractionOfCopy);
+    const double threshold = K == 3 ? kMinFractionOfCopy3x3 : kMinFractionOfCopy5x5;
+    const auto t = bench.measure(ratio, threshold);
     grading::judge_speed(
-        ratio(t), kMinFractionOfCopy, "x copy",
+        ratio(t), threshold, "x copy",
         "speed relative to a device-to-device copy (" + std::to_string(K) + "x" + std::to_string(K) + ")",
         bench.figures(t),
         "a simple halo tile is far from the memory limit: give each thread a column of outputs "
