@@ -46,8 +46,8 @@ for book in "$work/shards" "$work/whole"; do
   expect_row "$book" dee does_not_compile forbidden_symbol
   expect_row "$book" eve does_not_compile does_not_compile
 done
-grep -q "cudaStreamCreate" "$work/whole/students/dee/results.json" || fail "dee's report does not name the forbidden call"
-grep -q "has no sum_reduction.cu" "$work/whole/students/eve/results.json" || fail "eve's report does not say the file is missing"
+grep -q "cudaStreamCreate" "$work/whole/students/dee/junit.xml" || fail "dee's report does not name the forbidden call"
+grep -q "has no sum_reduction.cu" "$work/whole/students/eve/junit.xml" || fail "eve's report does not say the file is missing"
 # Resume: nothing left to grade; the merge finds everyone.
 run --gradebook "$work/whole" > "$work/again"
 grep -q "5 students, 0 to grade" "$work/again" || fail "a second run graded again"
