@@ -147,6 +147,19 @@ CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<Sanit
     return c;
 }
 
+void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks) {
+    if (!item.passed() || item.skipped) return;
+    for (const auto& c : other_checks) {
+        if (c.passed() || c.cls == Failure::TechniqueNotUsed || c.cls == Failure::TooSlow) continue;
+        item.points = 0;
+        item.cls = Failure::NotRun;
+        item.message = "compute-sanitizer found nothing, but a clean run earns its point only when the lab's results "
+                       "are right (\"" + c.name + "\" failed: " + std::string(to_string(c.cls)) + ")";
+        item.hint = "fix the failing check first";
+        return;
+    }
+}
+
 CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why) {
     CheckResult c = base(item);
     c.max_points = 0;

@@ -54,6 +54,12 @@ struct SanitizerRun {
 CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<SanitizerRun>& runs, const std::string& key,
                             double timeout_s);
 
+/// @brief A clean memory and race check earns its point only alongside working code: when another check
+/// of the lab failed with a class before TechniqueNotUsed (a wrong result, a crash, an implausible
+/// measurement, ...), a clean @p item result becomes "not run" with no points (a starter that does
+/// nothing is trivially clean). What the tools found is kept either way.
+void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks);
+
 /// @brief The item, not run: counted neither way (max_points 0), with @p why in its message.
 CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why);
 

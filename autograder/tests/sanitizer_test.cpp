@@ -182,3 +182,28 @@ TEST_CASE("the rubric's sanitizer item is parsed and checked") {
         CHECK(l.sanitizer->tools.front() == "memcheck");
     }
 }
+
+TEST_CASE("a clean run earns its point only when the lab's code works") {
+    CheckResult clean = judge_sanitizer(kItem, clean_runs(), kKey, 60);
+    CheckResult slow;
+    slow.name = "speed";
+    slow.cls = Failure::TooSlow;
+    require_working_code(clean, {slow});
+    CHECK(clean.points == 1);  // slow is fine: the code works
+
+    CheckResult wrong;
+    wrong.name = "exact sum";
+    wrong.cls = Failure::WrongResult;
+    require_working_code(clean, {slow, wrong});
+    CHECK(clean.points == 0);
+    CHECK(clean.cls == Failure::NotRun);
+    CHECK(clean.max_points == 1);
+    CHECK(clean.message.find("exact sum") != std::string::npos);
+
+    auto runs = clean_runs();
+    runs[0] = run("memcheck", kOverRead, kSanitizerErrorExit);
+    runs.resize(1);
+    CheckResult found = judge_sanitizer(kItem, runs, kKey, 60);
+    require_working_code(found, {wrong});
+    CHECK(found.cls == Failure::MemoryError);  // what the tool found stays
+}
