@@ -44,6 +44,8 @@ Rubric parse_rubric(const nlohmann::json& j) {
             RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>(),
                               c.value("visibility", std::string("visible"))};
             check_visibility(check.visibility, check.name);
+            if (c.contains("threshold")) check.threshold = c.at("threshold").get<double>();
+            check.criterion = c.value("criterion", std::string());
             if (check.points < 0) throw std::runtime_error("rubric: negative points for \"" + check.name + "\"");
             for (const auto& other : lab.checks)
                 if (other.name == check.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + check.name + "\" twice");
@@ -55,6 +57,7 @@ Rubric parse_rubric(const nlohmann::json& j) {
             RubricSanitizer item{s.at("name").get<std::string>(), s.at("points").get<double>(),
                                  s.at("tools").get<std::vector<std::string>>(), s.value("visibility", std::string("visible"))};
             check_visibility(item.visibility, item.name);
+            item.criterion = s.value("criterion", std::string());
             if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
             for (const auto& other : lab.checks)
                 if (other.name == item.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");

@@ -18,6 +18,8 @@ struct RubricCheck {
     std::string name;  ///< the doctest TEST_CASE name
     double points = 0; ///< its weight
     std::string visibility = "visible";  ///< when students see it on Gradescope: visible, after_due_date, after_published, hidden
+    std::optional<double> threshold;  ///< the value a speed check judges against (the program must use the same)
+    std::string criterion;            ///< when it passes, in words: the handout's table is generated from it
 };
 
 /// @brief The runner's own item of a lab: its sanitizer workload run under compute-sanitizer's tools.
@@ -26,6 +28,7 @@ struct RubricSanitizer {
     double points = 0;               ///< its weight
     std::vector<std::string> tools;  ///< memcheck, racecheck, synccheck: in the order they run
     std::string visibility = "visible";  ///< as RubricCheck::visibility
+    std::string criterion;               ///< as RubricCheck::criterion
 };
 
 /// @brief One lab in the rubric.

@@ -38,7 +38,33 @@ int main(int argc, char** argv) {
         if (!in_rubric.count(n)) std::cout << "check \"" << n << "\" is in the program but not in the rubric\n", ++problems;
     for (const auto& n : in_rubric)
         if (!in_program.count(n)) std::cout << "check \"" << n << "\" is in the rubric but not in the program\n", ++problems;
+    // The thresholds: the rubric's (from which the handouts' tables are generated) must be the program's.
+    const std::string tcmd = std::string("'") + argv[3] + "' --thresholds";
+    std::string ttext;
+    FILE* t = popen(tcmd.c_str(), "r");
+    if (!t) return 2;
+    while (std::size_t got = fread(buf, 1, sizeof buf, t)) ttext.append(buf, got);
+    if (pclose(t) != 0) {
+        std::cerr << tcmd << " failed:\n" << ttext;
+        return 1;
+    }
+    const auto program_thresholds = nlohmann::json::parse(ttext.substr(ttext.find('{')));
+    std::size_t compared = 0;
+    for (const auto& c : lab->checks) {
+        const bool in_prog = program_thresholds.contains(c.name);
+        if (c.threshold && !in_prog)
+            std::cout << "check \"" << c.name << "\" has a threshold in the rubric but none in the program\n", ++problems;
+        else if (!c.threshold && in_prog)
+            std::cout << "check \"" << c.name << "\" has a threshold in the program but none in the rubric\n", ++problems;
+        else if (c.threshold && program_thresholds[c.name].get<double>() != *c.threshold)
+            std::cout << "check \"" << c.name << "\": the rubric says " << *c.threshold << ", the program uses "
+                      << program_thresholds[c.name].get<double>() << "\n",
+                ++problems;
+        else if (c.threshold) ++compared;
+    }
+    for (const auto& [name, value] : program_thresholds.items())
+        if (!in_rubric.count(name)) std::cout << "threshold for \"" << name << "\", which is not a rubric check\n", ++problems;
     std::cout << "lab " << lab->id << ": " << in_rubric.size() << " rubric checks, " << in_program.size()
-              << " program checks, " << problems << " mismatch(es)\n";
+              << " program checks, " << compared << " thresholds agree, " << problems << " mismatch(es)\n";
     return problems == 0 ? 0 : 1;
 }

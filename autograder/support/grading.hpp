@@ -20,6 +20,8 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace grading {
 
@@ -70,7 +72,24 @@ inline std::string fixed(double v, int digits = 2) {
     return s.str();
 }
 
+/// @brief Declares, once per threshold, the value a check judges against, so that the rubric (each lab's
+/// rubric.json "threshold", from which the handouts' tables are generated) can be compared with what
+/// the program really uses: `labNN_<tree> --thresholds` prints them, and the rubric test compares.
+struct ThresholdRegistration {
+    /// @brief Registers @p value as the threshold of the check named @p check (its TEST_CASE name).
+    ThresholdRegistration(const char* check, double value);
+};
+
+/// @brief Every registered (check, threshold) pair, in registration order.
+const std::vector<std::pair<std::string, double>>& registered_thresholds();
+
 /// @brief Exit status of a lab process whose CUDA context was lost (the runner marks the rest not run).
 inline constexpr int kExitContextLost = 3;
 
 }  // namespace grading
+
+#define GRADING_CONCAT_(a, b) a##b
+#define GRADING_CONCAT(a, b) GRADING_CONCAT_(a, b)
+/// @brief `GRADING_THRESHOLD("speed: ...", kMinFractionOfCub);` at namespace scope, after the constant.
+#define GRADING_THRESHOLD(check, value) \
+    static const ::grading::ThresholdRegistration GRADING_CONCAT(grading_threshold_, __LINE__)(check, value)

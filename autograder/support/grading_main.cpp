@@ -9,6 +9,7 @@
 // the runner believes nothing else (see results.hpp).
 //   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
+//   labNN_<tree> --thresholds    print each check's threshold as JSON {"check": value, ...} (no GPU needed)
 //   labNN_<tree> --sanitizer-workload
 //                                run only doctest test suite "sanitizer": the lab's code at small sizes on
 //                                exact-size buffers, for the runner to run under compute-sanitizer
@@ -161,6 +162,15 @@ REGISTER_REPORTER("plan", 1, PlanReporter);
 
 }  // namespace
 
+namespace {
+std::vector<std::pair<std::string, double>>& threshold_table() {
+    static std::vector<std::pair<std::string, double>> t;  // filled during static initialisation
+    return t;
+}
+}  // namespace
+ThresholdRegistration::ThresholdRegistration(const char* check, double value) { threshold_table().emplace_back(check, value); }
+const std::vector<std::pair<std::string, double>>& registered_thresholds() { return threshold_table(); }
+
 std::uint64_t run_seed() { return g.seed; }
 std::string artifact_path(const std::string& name) { return g.artifacts + "/" + name; }
 std::uint64_t seed_for(const std::string& tag, std::uint64_t salt) { return course::derive_seed(g.seed, tag, salt); }
@@ -242,6 +252,18 @@ int main(int argc, char** argv) {
             else g.report_fd = static_cast<int>(*n);
         } else if (a == "--quick") g.quick = true;
         else if (a == "--plan") plan = true;
+        else if (a == "--thresholds") {
+            nlohmann::json t = nlohmann::json::object();
+            for (const auto& [check, value] : registered_thresholds()) {
+                if (t.contains(check)) {
+                    std::cerr << argv[0] << ": two thresholds for \"" << check << "\"\n";
+                    return 1;
+                }
+                t[check] = value;
+            }
+            std::cout << t.dump(2) << std::endl;
+            return 0;
+        }
         else if (a == "--cpu-only") cpu_only = true;
         else if (a == "--sanitizer-workload") sanitizer_workload = true;
         else doctest_args.push_back(argv[i]);

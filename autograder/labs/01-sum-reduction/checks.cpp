@@ -33,6 +33,10 @@ namespace {
 // and margins): the reference solution must clear each by at least 25%, the naive baseline must not.
 constexpr double kMinSpeedupOverNaive = 2.5;  // naive_sum time / student time
 constexpr double kMinFractionOfCub = 0.70;    // CUB time / student time
+
+// The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
+GRADING_THRESHOLD("speed: faster than the one-element-per-thread baseline", kMinSpeedupOverNaive);
+GRADING_THRESHOLD("speed: close to cub::DeviceReduce::Sum", kMinFractionOfCub);
 constexpr std::size_t kBenchN = std::size_t(1) << 28;  // 1 GiB of floats: far larger than any L2
 
 const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000, (1u << 20) + 1, (1u << 26) + 5};

@@ -44,6 +44,10 @@ namespace {
 // threshold by at least 25% (48% and 43%), while the naive baseline (1.00x, 0.27x CUB) fails both.
 constexpr double kMinSpeedupOverNaive = 2.5;  // naive_max time / student time
 constexpr double kMinFractionOfCub = 0.70;    // CUB time / student time
+
+// The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
+GRADING_THRESHOLD("speed: faster than the one-element-per-thread baseline", kMinSpeedupOverNaive);
+GRADING_THRESHOLD("speed: close to cub::DeviceReduce::Max", kMinFractionOfCub);
 constexpr std::size_t kBenchN = std::size_t(1) << 28;  // 1 GiB of floats: far larger than any L2
 
 const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000, (1u << 20) + 1, (1u << 26) + 5};

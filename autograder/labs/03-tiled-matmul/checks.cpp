@@ -44,6 +44,10 @@ namespace {
 // the second.
 constexpr double kMinSpeedupOverNaive = 4.0;   // naive time / student time
 constexpr double kMinFractionOfCublas = 0.50;  // cuBLAS time / student time
+
+// The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
+GRADING_THRESHOLD("speed: faster than the naive one-thread-per-output kernel", kMinSpeedupOverNaive);
+GRADING_THRESHOLD("speed: close to cublasSgemm in FP32 (no TF32)", kMinFractionOfCublas);
 constexpr int kBenchSize = 4096;               // M = N = K: each matrix is 64 MiB, larger than the 50 MB L2
 
 constexpr double kUnitRoundoff = 1.0 / 16777216.0;  // u = 2^-24 for float

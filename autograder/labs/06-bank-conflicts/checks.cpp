@@ -45,6 +45,10 @@ namespace {
 // fail (the latency_not_throughput variant does, with wrong_result).
 constexpr double kMinSlowdownFloat32 = 8.0;   // T(32) / T(1), 4-byte words: 27.9x, a margin of 249%
 constexpr double kMinSlowdownDouble16 = 6.0;  // min(T(16), T(32)) / T(1), 8-byte words: 15.0x, a margin of 150%
+
+// The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
+GRADING_THRESHOLD("measured slowdown of 4-byte strides follows the model", kMinSlowdownFloat32);
+GRADING_THRESHOLD("measured slowdown of 8-byte strides follows the model", kMinSlowdownDouble16);
 constexpr double kOddTolerance = 0.15;        // |T(odd) / T(1) - 1|, both word sizes: 5x margin above 0.03
 constexpr double kTinyLaunchMs = 0.01;        // a stride-1 launch this short is launch overhead, not loads
 constexpr int kModelStrides = 128;            // the model is checked for strides 1..128
