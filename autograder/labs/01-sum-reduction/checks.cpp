@@ -15,6 +15,7 @@
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
 #include "hints.hpp"
+#include "huge_input.hpp"
 #include "random.hpp"
 #include "speed.hpp"
 
@@ -108,7 +109,31 @@ TEST_CASE("exact sum of integer-valued inputs at edge sizes") {
             details += (details.empty() ? "" : "; ") + n_str(n) + ": got " + grading::fixed(*got, 1) + ", expected " +
                        grading::fixed(exact, 1);
     }
-    if (!details.empty()) report_wrong(outcomes, details);
+    if (!details.empty()) {
+        report_wrong(outcomes, details);
+        return;
+    }
+    // Beyond 2^31 elements, where an `int` index wraps: zeros with ones on both sides of 2^31 and at
+    // the end, so any element skipped or read twice changes the (exact) count.
+    const std::size_t two31 = std::size_t(1) << 31, n = grading::kHugeN;
+    const std::vector<std::pair<std::size_t, float>> ones = {{0, 1.0f}, {two31 - 2, 1.0f}, {two31 - 1, 1.0f},
+                                                             {two31, 1.0f}, {two31 + 1, 1.0f}, {n - 1, 1.0f}};
+    const auto huge = grading::huge_input(0, ones);
+    if (!huge) return;
+    course::GuardedBuffer<float> out(1);
+    const std::string what = "sum_reduce(n = 2^31 + 5)";
+    if (!grading::run_student([&] { lab01::sum_reduce(huge->data(), out.data(), n); }, what)) return;
+    if (const auto v = out.check_guards()) {
+        grading::fail(Failure::OutOfBoundsWrite, what + " " + v->describe());
+        return;
+    }
+    const float got = out.download()[0];
+    if (got != static_cast<float>(ones.size()))
+        grading::fail(Failure::WrongResult,
+                      "n = 2^31 + 5 (zeros with six ones, four of them around index 2^31): got " + grading::fixed(got, 1) +
+                          ", expected " + std::to_string(ones.size()),
+                      "an index that does not reach past 2^31: compute indices in std::size_t (cast before the "
+                      "multiply: blockIdx.x * std::size_t(blockDim.x)), never int or unsigned");
 }
 
 TEST_CASE("sum of random floats within the rounding bound") {

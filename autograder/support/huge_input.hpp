@@ -1,0 +1,41 @@
+/// @file huge_input.hpp
+/// @brief An input of more than 2^31 elements, made on the GPU, for catching 32-bit index arithmetic.
+#pragma once
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "grading.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace grading {
+
+/// @brief Elements past index 2^31 - 1: an `int` index has wrapped (or gone negative) before it gets there.
+inline constexpr std::size_t kHugeN = (std::size_t(1) << 31) + 5;
+
+/// @brief kHugeN floats on the GPU (8 GiB), every byte @p fill_byte, then each (index, value) of
+/// @p planted written; nullopt, with a note saying why, when the GPU has not the memory to spare (the
+/// check then judges the other sizes only). Nothing goes through the host but the planted values.
+inline std::optional<course::DeviceBuffer<float>> huge_input(unsigned char fill_byte,
+                                                             const std::vector<std::pair<std::size_t, float>>& planted) {
+    std::size_t free_bytes = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    const std::size_t need = kHugeN * sizeof(float) + (std::size_t(1) << 30);  // and 1 GiB to spare
+    if (free_bytes < need) {
+        note("the size 2^31 + 5 was skipped: it needs " + std::to_string(need >> 20) + " MiB of GPU memory, " +
+             std::to_string(free_bytes >> 20) + " MiB are free");
+        return std::nullopt;
+    }
+    course::DeviceBuffer<float> d(kHugeN);  // exactly kHugeN: a read past the end is outside it
+    d.fill_bytes(fill_byte);
+    for (const auto& [i, v] : planted) CUDA_CHECK(cudaMemcpy(d.data() + i, &v, sizeof v, cudaMemcpyHostToDevice));
+    return d;
+}
+
+}  // namespace grading
