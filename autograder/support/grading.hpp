@@ -88,7 +88,9 @@ inline constexpr int kExitContextLost = 3;
 
 }  // namespace grading
 
+/// @brief Pastes two tokens (a helper of GRADING_CONCAT).
 #define GRADING_CONCAT_(a, b) a##b
+/// @brief Pastes two tokens after expanding them (GRADING_THRESHOLD names its object by the line).
 #define GRADING_CONCAT(a, b) GRADING_CONCAT_(a, b)
 /// @brief `GRADING_THRESHOLD("speed: ...", kMinFractionOfCub);` at namespace scope, after the constant.
 #define GRADING_THRESHOLD(check, value) \

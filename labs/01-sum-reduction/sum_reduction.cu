@@ -38,9 +38,12 @@ void sum_reduce(const float* in, float* out, std::size_t n) {
     //        block_sum_kernel with kBlockSize threads and enough blocks to cover all n elements.
     //        Use course::ceil_div; wrap the memset in CUDA_CHECK.
     //
-    // Stretch tier (the speed checks need it; see the handout): launch only a few blocks per SM,
-    // let each thread add many elements with float4 loads before the tree, and finish the last
-    // 32 partials with __shfl_down_sync instead of shared memory and barriers.
+    // Stretch tier (the speed checks need it; see the handout): (1) launch only a few blocks per SM;
+    // (2) let each thread add many elements in a register with a grid-stride loop of float4 loads
+    // before any tree; (3) replace the shared-memory tree: each warp sums its 32 values with
+    // __shfl_down_sync (offsets 16, 8, 4, 2, 1), lane 0 of each warp writes the warp's sum to a
+    // __shared__ array of kBlockSize / 32 floats, one barrier, then warp 0 sums those 8 values with
+    // shuffles again and its lane 0 does the atomicAdd.
     // END STUDENT REGION
     CUDA_CHECK_LAUNCH();
 }

@@ -64,9 +64,13 @@ void max_reduce(const float* in, float* out, std::size_t n) {
     //        it with CUDA_CHECK_LAUNCH(). Then launch block_max_kernel with kBlockSize threads and enough
     //        blocks to cover all n elements (course::ceil_div).
     //
-    // Stretch tier (the speed checks need it; see the handout): launch only a few blocks per SM,
-    // let each thread take the maximum of many elements with float4 loads before the tree, and
-    // finish the last 32 values with __shfl_down_sync instead of shared memory and barriers.
+    // Top tier (the speed checks need it; see the handout), three steps: (1) launch only a few blocks
+    // per SM; (2) let each thread keep a running maximum in a register over a grid-stride loop of
+    // float4 loads, several in flight, before any tree; (3) replace the shared-memory tree: each warp
+    // combines its 32 values with __shfl_down_sync and max_or_nan (offsets 16, 8, 4, 2, 1), lane 0
+    // of each warp writes the warp's maximum to a __shared__ array of kBlockSize / 32 floats, one
+    // barrier, then warp 0 combines those 8 values with shuffles again and its lane 0 calls
+    // atomic_max_float.
     // END STUDENT REGION
     CUDA_CHECK_LAUNCH();
 }
