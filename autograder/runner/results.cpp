@@ -46,6 +46,17 @@ Rubric parse_rubric(const nlohmann::json& j) {
             check_visibility(check.visibility, check.name);
             if (c.contains("threshold")) check.threshold = c.at("threshold").get<double>();
             check.criterion = c.value("criterion", std::string());
+            if (c.contains("reference")) {
+                if (!check.threshold)
+                    throw std::runtime_error("rubric: \"" + check.name + "\" has reference figures but no threshold");
+                for (const auto& [gpu, range] : c["reference"].items()) {
+                    const auto r = range.get<std::vector<double>>();
+                    if (r.size() != 2 || r[0] > r[1])
+                        throw std::runtime_error("rubric: \"" + check.name + "\": the reference on " + gpu +
+                                                 " must be [lowest, highest]");
+                    check.reference.push_back({gpu, {r[0], r[1]}});
+                }
+            }
             if (check.points < 0) throw std::runtime_error("rubric: negative points for \"" + check.name + "\"");
             for (const auto& other : lab.checks)
                 if (other.name == check.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + check.name + "\" twice");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct RubricCheck {
     std::string visibility = "visible";  ///< when students see it on Gradescope: visible, after_due_date, after_published, hidden
     std::optional<double> threshold;  ///< the value a speed check judges against (the program must use the same)
     std::string criterion;            ///< when it passes, in words: the handout's table is generated from it
+    /// @brief The reference solution's measured figure on each GPU calibrated on (GPU name -> lowest and
+    /// highest seen); with the threshold, the margin the course's 25% rule is about.
+    std::vector<std::pair<std::string, std::pair<double, double>>> reference;
 };
 
 /// @brief The runner's own item of a lab: its sanitizer workload run under compute-sanitizer's tools.

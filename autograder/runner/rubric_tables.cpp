@@ -5,7 +5,10 @@
 //   rubric_tables RUBRIC_DIR SOURCE_ROOT --write    rewrite the tables in place
 //
 // A table sits between the lines "<!-- BEGIN RUBRIC TABLE -->" and "<!-- END RUBRIC TABLE -->" of
-// labs/NN-name/README.md (that lab's checks) and of README.md (every lab's points and thresholds).
+// labs/NN-name/README.md (that lab's checks) and of README.md (every lab's points and thresholds); the
+// README's "<!-- BEGIN MARGIN TABLE -->" block lists each speed threshold against the reference's
+// recorded figures on every GPU. Either way, a threshold that leaves the reference less than 25% above
+// it (or below it) on a GPU is an error: the course's calibration rule.
 #include "process.hpp"
 #include "results.hpp"
 
@@ -21,13 +24,22 @@ using namespace grading;
 namespace {
 const std::string kBegin = "<!-- BEGIN RUBRIC TABLE -->";
 const std::string kEnd = "<!-- END RUBRIC TABLE -->";
+const std::string kMarginBegin = "<!-- BEGIN MARGIN TABLE -->";
+const std::string kMarginEnd = "<!-- END MARGIN TABLE -->";
+constexpr double kMinMargin = 0.25;  // the reference at least 25% above each threshold, on every GPU
 
+// A threshold or a measured ratio: two decimals, always (0.70, 4.00, 27.50).
 std::string number(double v) {
     std::ostringstream s;
-    s << std::setprecision(6) << v;
-    std::string t = s.str();
-    if (v < 10 && t.find('.') != std::string::npos && t.size() == t.find('.') + 2) t += "0";  // 0.7 -> 0.70
-    return t;
+    s << std::fixed << std::setprecision(2) << v;
+    return s.str();
+}
+
+// Points: whole numbers as such, else one decimal.
+std::string points(double v) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(v == static_cast<long long>(v) ? 0 : 1) << v;
+    return s.str();
 }
 
 // The check's criterion, its "{threshold}" replaced by the rubric's threshold (so the number is written once).
@@ -41,11 +53,11 @@ std::string criterion(const RubricCheck& c) {
 std::string lab_table(const RubricLab& lab) {
     std::ostringstream s;
     s << "| check | points | passes when |\n| --- | --- | --- |\n";
-    for (const auto& c : lab.checks) s << "| " << c.name << " | " << number(c.points) << " | " << criterion(c) << " |\n";
+    for (const auto& c : lab.checks) s << "| " << c.name << " | " << points(c.points) << " | " << criterion(c) << " |\n";
     if (lab.sanitizer)
-        s << "| " << lab.sanitizer->name << " | " << number(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
+        s << "| " << lab.sanitizer->name << " | " << points(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
           << " |\n";
-    s << "| **total** | **" << number(lab.max_points()) << "** | |\n";
+    s << "| **total** | **" << points(lab.max_points()) << "** | |\n";
     return s.str();
 }
 
@@ -57,19 +69,48 @@ std::string course_table(const Rubric& rubric) {
         std::string speed;
         for (const auto& c : lab.checks)
             if (c.threshold) speed += (speed.empty() ? "" : "; ") + c.name + ": ≥ " + number(*c.threshold);
-        s << "| " << lab.id << " " << lab.title << " | " << number(lab.max_points()) << " | " << speed << " |\n";
+        s << "| " << lab.id << " " << lab.title << " | " << points(lab.max_points()) << " | " << speed << " |\n";
         total += lab.max_points();
     }
-    s << "| **all six** | **" << number(total) << "** | |\n";
+    s << "| **all six** | **" << points(total) << "** | |\n";
+    return s.str();
+}
+
+std::string percent(double m) { return std::to_string(static_cast<int>(m * 100 + (m < 0 ? -0.5 : 0.5))) + "%"; }
+
+// Each speed threshold against the reference's lowest figure on every GPU: the margin the 25% rule is
+// about. Margins below the rule are collected in @p problems.
+std::string margin_table(const Rubric& rubric, std::vector<std::string>& problems) {
+    std::ostringstream s;
+    s << "| Lab | Check | Threshold | Reference (lowest to highest seen) and margin, per GPU |\n| --- | --- | --- | --- |\n";
+    for (const auto& lab : rubric.labs)
+        for (const auto& c : lab.checks) {
+            if (!c.threshold) continue;
+            std::string per_gpu;
+            for (const auto& [gpu, range] : c.reference) {
+                const double margin = range.first / *c.threshold - 1;
+                per_gpu += (per_gpu.empty() ? "" : "; ") + gpu + ": " + number(range.first) +
+                           (range.second != range.first ? " to " + number(range.second) : std::string()) + " (" +
+                           percent(margin) + ")";
+                if (margin < kMinMargin)
+                    problems.push_back("lab " + lab.id + " \"" + c.name + "\": the reference's " + number(range.first) +
+                                       " on " + gpu + " is only " + percent(margin) + " above the threshold " +
+                                       number(*c.threshold) + " (the rule is 25%)");
+            }
+            if (c.reference.empty())
+                problems.push_back("lab " + lab.id + " \"" + c.name + "\": a threshold with no reference figures");
+            s << "| " << lab.id << " | " << c.name << " | " << number(*c.threshold) << " | " << per_gpu << " |\n";
+        }
     return s.str();
 }
 
 // Replaces what lies between the markers of @p text with @p table; nullopt when the markers are missing.
-std::optional<std::string> with_table(const std::string& text, const std::string& table) {
-    const auto b = text.find(kBegin);
+std::optional<std::string> with_table(const std::string& text, const std::string& table,
+                                      const std::string& begin = kBegin, const std::string& end = kEnd) {
+    const auto b = text.find(begin);
     if (b == std::string::npos) return std::nullopt;
     const auto start = text.find('\n', b);
-    const auto e = text.find(kEnd, start);
+    const auto e = text.find(end, start);
     if (start == std::string::npos || e == std::string::npos) return std::nullopt;
     return text.substr(0, start + 1) + table + text.substr(e);
 }
@@ -104,12 +145,21 @@ int main(int argc, char** argv) {
         targets.emplace_back(fs::path(argv[2]) / "labs" / lab.dir / "README.md", lab_table(lab));
     }
     targets.emplace_back(fs::path(argv[2]) / "README.md", course_table(rubric));
+    std::vector<std::string> problems;
+    const std::string margins = margin_table(rubric, problems);
+    for (const auto& p : problems) std::cerr << "rubric_tables: " << p << "\n";
+    if (!problems.empty()) return 1;
     int stale = 0;
-    for (const auto& [path, table] : targets) {
+    for (std::size_t i = 0; i <= targets.size(); ++i) {
+        // The last round: the README's margin table.
+        const bool margin_round = i == targets.size();
+        const fs::path path = margin_round ? targets.back().first : targets[i].first;
         const auto text = read_text_file(path.string());
-        const auto updated = text ? with_table(*text, table) : std::nullopt;
+        const auto updated = !text          ? std::nullopt
+                             : margin_round ? with_table(*text, margins, kMarginBegin, kMarginEnd)
+                                            : with_table(*text, targets[i].second);
         if (!updated) {
-            std::cerr << path.string() << ": no " << kBegin << " ... " << kEnd << " block\n";
+            std::cerr << path.string() << ": no " << (margin_round ? kMarginBegin : kBegin) << " ... block\n";
             return 1;
         }
         if (*updated == *text) continue;
@@ -121,6 +171,8 @@ int main(int argc, char** argv) {
             ++stale;
         }
     }
-    if (!write) std::cout << targets.size() - static_cast<std::size_t>(stale) << " of " << targets.size() << " tables up to date\n";
+    if (!write)
+        std::cout << targets.size() + 1 - static_cast<std::size_t>(stale) << " of " << targets.size() + 1
+                  << " tables up to date; every threshold leaves the reference at least 25% above it on every GPU recorded\n";
     return stale ? 1 : 0;
 }

@@ -50,6 +50,14 @@ TEST_CASE("the rubric parser rejects malformed rubrics") {
         R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [{"name": "a", "points": 1}, {"name": "a", "points": 2}]}]})")));
     CHECK_THROWS(parse_rubric(json::parse(
         R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [{"name": "a", "points": -1}]}]})")));
+    // Reference figures go with a threshold, as [lowest, highest].
+    CHECK_THROWS(parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [
+        {"name": "a", "points": 1, "reference": {"GPU": [1.0, 1.1]}}]}]})")));
+    CHECK_THROWS(parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [
+        {"name": "a", "points": 1, "threshold": 0.5, "reference": {"GPU": [1.1, 1.0]}}]}]})")));
+    CHECK(parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "d", "title": "t", "checks": [
+        {"name": "a", "points": 1, "threshold": 0.5, "reference": {"GPU": [1.0, 1.1]}}]}]})"))
+              .labs[0].checks[0].reference.size() == 1);
     CHECK(sample_lab().max_points() == 6);
 }
 
