@@ -342,11 +342,22 @@ LabFiles course_lab_files(const RubricLab& lab) {
     return f;
 }
 
-// Where a submission keeps a lab's file: DIR/NN-name/, DIR/labs/NN-name/ or DIR/ itself.
-std::optional<fs::path> find_in_submission(const fs::path& dir, const RubricLab& lab, const std::string& file) {
+// Where a submission keeps a lab's file: DIR/NN-name/, DIR/labs/NN-name/ or DIR/ itself. Only a regular
+// file that really lies inside the submission counts: a symbolic link (to the course's solutions, say, or
+// another student's work), or a path through a linked folder, is refused, with the reason in @p refused.
+std::optional<fs::path> find_in_submission(const fs::path& dir, const RubricLab& lab, const std::string& file,
+                                           std::string& refused) {
+    std::error_code ec;
+    const fs::path root = fs::canonical(dir, ec);
     for (const fs::path& p : {dir / lab.dir / file, dir / "labs" / lab.dir / file, dir / file}) {
-        std::error_code ec;
-        if (fs::is_regular_file(p, ec)) return p;
+        if (!fs::exists(fs::symlink_status(p, ec)) && !fs::is_symlink(p, ec)) continue;
+        const fs::path real = fs::canonical(p, ec);
+        const auto [r, rel] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+        if (fs::is_symlink(p, ec) || ec || r != root.end()) {
+            refused = p.string() + " is a symbolic link or lies outside the submission: submit the file itself";
+            return std::nullopt;
+        }
+        if (fs::is_regular_file(real, ec)) return p;
     }
     return std::nullopt;
 }
@@ -405,15 +416,21 @@ std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::pat
         std::error_code ec;
         fs::remove_all(dest, ec);
         fs::create_directories(dest);
-        const auto src = find_in_submission(submission, *lab, files.source);
+        std::string refused;
+        const auto src = find_in_submission(submission, *lab, files.source, refused);
         if (!src) {
-            j.missing = "the submission has no " + files.source + " (looked in " + (submission / lab->dir).string() +
-                        "/, " + (submission / "labs" / lab->dir).string() + "/ and " + submission.string() + "/)";
+            j.missing = !refused.empty() ? refused
+                                         : "the submission has no " + files.source + " (looked in " +
+                                               (submission / lab->dir).string() + "/, " +
+                                               (submission / "labs" / lab->dir).string() + "/ and " + submission.string() + "/)";
         } else {
             fs::copy_file(*src, dest / files.source, fs::copy_options::overwrite_existing);
-            for (const auto& h : files.headers)
-                if (const auto hp = find_in_submission(src->parent_path(), *lab, h))
+            // Headers only from the source's own folder (they are compared with the course's, never compiled).
+            for (const auto& h : files.headers) {
+                std::string ignored;
+                if (const auto hp = find_in_submission(src->parent_path(), *lab, h, ignored))
                     fs::copy_file(*hp, dest / h, fs::copy_options::overwrite_existing);
+            }
         }
         jobs.push_back(std::move(j));
     }

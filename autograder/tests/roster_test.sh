@@ -8,7 +8,7 @@ grade=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 roster=$work/roster
-mkdir -p "$roster"/{ada,ben,cy,dee,eve}
+mkdir -p "$roster"/{ada,ben,cy,dee,eve,fay}
 cp -r "$src/labs/01-sum-reduction" "$src/labs/02-max-reduce" "$roster/ada/"             # the starters, as labs/
 cp "$src/solutions/01-sum-reduction/sum_reduction.cu" "$src/solutions/02-max-reduce/max_reduce.cu" "$roster/ben/"  # flat
 mkdir -p "$roster/cy/labs/01-sum-reduction"                                             # labs/NN-name/ inside
@@ -24,6 +24,10 @@ s = re.sub(r'^(\s*// BEGIN STUDENT REGION launch\n)', r'\1    { cudaStream_t st;
 open(p, 'w').write(s)
 PY
 grep -q cudaStreamCreate "$roster/dee/max_reduce.cu"
+# A cheat: links to the course's own solutions, as a file (lab 01) and through a linked folder (lab 02).
+# The grader copies a submission's files, so it must not follow them.
+ln -s "$src/solutions/01-sum-reduction/sum_reduction.cu" "$roster/fay/sum_reduction.cu"
+ln -s "$src/solutions/02-max-reduce" "$roster/fay/02-max-reduce"
 before=$(cd "$roster" && find . -type f -exec sha256sum {} + | sort)
 
 run() { CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --allow-no-gpu --lab 01 --lab 02 "$@"; }
@@ -39,20 +43,23 @@ expect_row() {  # book student lab01_class lab02_class
   echo "ok: $2 lab01 $3, lab02 $4"
 }
 for book in "$work/shards" "$work/whole"; do
-  [[ $(wc -l < "$book/gradebook.csv") -eq 6 ]] || fail "$book: expected a header and 5 rows"
+  [[ $(wc -l < "$book/gradebook.csv") -eq 7 ]] || fail "$book: expected a header and 6 rows"
   expect_row "$book" ada compiles compiles
   expect_row "$book" ben compiles compiles
   expect_row "$book" cy does_not_compile does_not_compile
   expect_row "$book" dee does_not_compile forbidden_symbol
   expect_row "$book" eve does_not_compile does_not_compile
+  expect_row "$book" fay does_not_compile does_not_compile
 done
+grep -q "is a symbolic link or lies outside the submission" "$work/whole/students/fay/junit.xml" ||
+  fail "fay's report does not say her files are links"
 grep -q "cudaStreamCreate" "$work/whole/students/dee/junit.xml" || fail "dee's report does not name the forbidden call"
 grep -q "has no sum_reduction.cu" "$work/whole/students/eve/junit.xml" || fail "eve's report does not say the file is missing"
 # Resume: nothing left to grade; the merge finds everyone.
 run --gradebook "$work/whole" > "$work/again"
-grep -q "5 students, 0 to grade" "$work/again" || fail "a second run graded again"
+grep -q "6 students, 0 to grade" "$work/again" || fail "a second run graded again"
 CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"
-grep -q "5 of 5 students" "$work/merge" || fail "--merge-only did not find every student"
+grep -q "6 of 6 students" "$work/merge" || fail "--merge-only did not find every student"
 # A student not yet graded is named by --merge-only, which then fails.
 rm "$work/whole/students/ben/.complete"
 if CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"; then
