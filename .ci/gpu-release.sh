@@ -8,11 +8,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-release-gpu}
 fill=("${@:-01 04}")
 extra=()
-if compgen -G ".debs/*.deb" > /dev/null; then
-  prefix="$PWD/$BUILD-deps"
-  for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
-  extra+=(-DCMAKE_PREFIX_PATH="$prefix/usr")
-fi
+source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 cmake -S . -B "$BUILD" -DCOURSE_BUILD_WRONG_VARIANTS=OFF -DCOURSE_BUILD_DOCS=OFF -DCOURSE_REPORT_SCHEMA_TESTS=OFF \
   "${extra[@]}" > "$BUILD.log" 2>&1 && cmake --build "$BUILD" --target export-student >> "$BUILD.log" 2>&1 ||
   { tail -20 "$BUILD.log"; exit 1; }

@@ -8,11 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-smoke}
 extra=()
-if compgen -G ".debs/*.deb" > /dev/null; then
-  prefix="$PWD/$BUILD-deps"
-  for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
-  extra+=(-DCMAKE_PREFIX_PATH="$prefix/usr")
-fi
+source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
 SECONDS=0
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCOURSE_BUILD_DOCS=OFF -DCOURSE_REPORT_SCHEMA_TESTS=OFF \

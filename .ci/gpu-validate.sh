@@ -20,11 +20,7 @@ BUILD=${BUILD:-build-gpu}
 LOGS=${OUT:-$BUILD/validation}
 mkdir -p "$LOGS"
 extra=()
-if compgen -G ".debs/*.deb" > /dev/null; then
-  prefix="$PWD/$BUILD-deps"
-  for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
-  extra+=(-DCMAKE_PREFIX_PATH="$prefix/usr")
-fi
+source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 command -v jsonschema > /dev/null || extra+=(-DCOURSE_REPORT_SCHEMA_TESTS=OFF)
 command -v doxygen > /dev/null || extra+=(-DCOURSE_BUILD_DOCS=OFF)
 set -- "${extra[@]}" "$@"

@@ -152,20 +152,33 @@ void build_jobs(const Options& o, std::vector<LabJob>& jobs, const fs::path& log
     }
 }
 
-// Holds the machine's GPU for checks and sanitizer runs: an exclusive lock on a file every grade
-// process of this machine (and GPU selection) uses.
-class GpuLock {
+// An exclusive lock on a file, held until destroyed (closing the file releases it): the GPU lock and
+// the grading slots. Every grade process of this machine takes the same files.
+class FileLock {
 public:
-    explicit GpuLock(const std::string& path) {
-        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-        if (fd_ >= 0)
-            while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {}
+    FileLock() = default;
+    FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+    FileLock& operator=(FileLock&& o) noexcept {
+        std::swap(fd_, o.fd_);
+        return *this;
     }
-    ~GpuLock() {
-        if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+    ~FileLock() {
+        if (fd_ >= 0) ::close(fd_);
     }
-    GpuLock(const GpuLock&) = delete;
-    GpuLock& operator=(const GpuLock&) = delete;
+    /// Waits for the lock (when @p wait), else gives up at once; an empty FileLock when not taken.
+    static FileLock take(const std::string& path, bool wait) {
+        FileLock l;
+        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) return l;
+        int r;
+        while ((r = ::flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {}
+        if (r == 0) l.fd_ = fd;
+        else ::close(fd);
+        return l;
+    }
+    bool held() const { return fd_ >= 0; }
 
 private:
     int fd_ = -1;
@@ -362,26 +375,10 @@ std::optional<fs::path> find_in_submission(const fs::path& dir, const RubricLab&
     return std::nullopt;
 }
 
-// A grading slot held by this process: an exclusive lock on <build>/grading/slots/<n>.lock.
-class Slot {
-public:
-    Slot() = default;
-    Slot(int n, int fd) : n_(n), fd_(fd) {}
-    Slot(Slot&& o) noexcept : n_(o.n_), fd_(o.fd_) { o.fd_ = -1; }
-    Slot& operator=(Slot&& o) noexcept {
-        std::swap(n_, o.n_);
-        std::swap(fd_, o.fd_);
-        return *this;
-    }
-    ~Slot() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    int number() const { return n_; }
-    bool held() const { return fd_ >= 0; }
-
-private:
-    int n_ = 0;
-    int fd_ = -1;
+// A grading slot held by this process: its number and the lock on <build>/grading/slots/<n>.lock.
+struct Slot {
+    int number = 0;
+    FileLock lock;
 };
 
 // Takes a free slot, waiting for one when all are busy (other grade processes may hold some).
@@ -389,12 +386,9 @@ Slot take_slot(const std::string& build_dir) {
     const fs::path dir = fs::path(build_dir) / "grading" / "slots";
     fs::create_directories(dir);
     for (;;) {
-        for (int n = 1; n <= GRADER_SLOTS; ++n) {
-            const int fd = ::open((dir / (std::to_string(n) + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-            if (fd < 0) continue;
-            if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return Slot(n, fd);
-            ::close(fd);
-        }
+        for (int n = 1; n <= GRADER_SLOTS; ++n)
+            if (FileLock l = FileLock::take((dir / (std::to_string(n) + ".lock")).string(), false); l.held())
+                return {n, std::move(l)};
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
 }
@@ -404,11 +398,11 @@ Slot take_slot(const std::string& build_dir) {
 std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::path& submission, const Slot& slot,
                                      const std::vector<const RubricLab*>& labs) {
     std::vector<LabJob> jobs;
-    const fs::path slot_dir = fs::path(build_dir) / "grading" / "slots" / std::to_string(slot.number());
+    const fs::path slot_dir = fs::path(build_dir) / "grading" / "slots" / std::to_string(slot.number);
     for (const RubricLab* lab : labs) {
         LabJob j;
         j.lab = lab;
-        j.target = "lab" + lab->id + "_slot" + std::to_string(slot.number());
+        j.target = "lab" + lab->id + "_slot" + std::to_string(slot.number);
         j.tree_label = "submission";
         j.log_stem = "lab" + lab->id;
         const LabFiles files = course_lab_files(*lab);
@@ -622,7 +616,7 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
         std::vector<std::ostringstream> logs(batch.size());
         std::vector<double> gpu_s(batch.size(), 0.0);
         if (ro.gpu) {
-            GpuLock lock(o.gpu_lock);
+            const FileLock gpu = FileLock::take(o.gpu_lock, true);
             std::vector<SanitizerTask> tasks;
             for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -653,7 +647,7 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
             const nlohmann::json summary = student_summary(b.student, results[i], si, ro.gpu);
             std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
             std::ofstream(dir / ".complete") << "graded\n";
-            b.slot = Slot();  // its programs are no longer needed: another build may use it
+            b.slot.lock = FileLock();  // its programs are no longer needed: another build may use it
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::lock_guard<std::mutex> lock(m);
             ++done;
@@ -931,7 +925,7 @@ int main(int argc, char** argv) {
     build_jobs(o, jobs, out_dir, o.jobs, &std::cout);
     std::vector<LabResult> results;
     {
-        GpuLock lock(o.gpu_lock);
+        const FileLock gpu = FileLock::take(o.gpu_lock, true);
         if (const auto code = run_checks(o, jobs, out_dir, info, results, std::cout)) return *code;
         std::vector<SanitizerTask> tasks;
         queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);

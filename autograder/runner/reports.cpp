@@ -15,7 +15,6 @@ std::string num(double v, int digits) {
     s << std::fixed << std::setprecision(digits) << v;
     return s.str();
 }
-std::string points_str(double p) { return p == static_cast<long long>(p) ? num(p, 0) : num(p, 1); }
 
 std::string figure(const CheckResult& c) {
     if (!c.value) return "";
@@ -149,6 +148,8 @@ nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo
     if (!leaderboard.empty()) out["leaderboard"] = leaderboard;
     return out;
 }
+
+std::string points_str(double p) { return p == static_cast<long long>(p) ? num(p, 0) : num(p, 1); }
 
 nlohmann::json student_summary(const std::string& student, const std::vector<LabResult>& labs, const RunInfo& info,
                                bool graded) {

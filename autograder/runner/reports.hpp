@@ -40,6 +40,9 @@ nlohmann::json student_summary(const std::string& student, const std::vector<Lab
 /// and for each lab of the rubric labNN_points, labNN_max, labNN_class (empty when the lab was not graded).
 std::string gradebook_csv(const std::vector<nlohmann::json>& summaries, const Rubric& rubric);
 
+/// @brief Points as reports and tables write them: whole numbers as such ("3"), else one decimal ("2.5").
+std::string points_str(double p);
+
 /// @brief Escapes text for XML character data and attribute values.
 std::string xml_escape(const std::string& s);
 

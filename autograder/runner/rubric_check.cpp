@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 
 int main(int argc, char** argv) {
@@ -21,15 +22,23 @@ int main(int argc, char** argv) {
         std::cerr << "no lab " << argv[2] << " in " << argv[1] << "\n";
         return 1;
     }
-    std::string cmd = std::string("'") + argv[3] + "' --plan", text;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return 2;
-    char buf[4096];
-    while (std::size_t got = fread(buf, 1, sizeof buf, p)) text.append(buf, got);
-    if (pclose(p) != 0) {
-        std::cerr << cmd << " failed:\n" << text;
-        return 1;
-    }
+    // The program's output for one option; nullopt (with what it printed) when it failed.
+    auto run = [&](const std::string& option) -> std::optional<std::string> {
+        const std::string cmd = std::string("'") + argv[3] + "' " + option;
+        std::string text;
+        FILE* p = popen(cmd.c_str(), "r");
+        if (!p) return std::nullopt;
+        char buf[4096];
+        while (std::size_t got = fread(buf, 1, sizeof buf, p)) text.append(buf, got);
+        if (pclose(p) != 0) {
+            std::cerr << cmd << " failed:\n" << text;
+            return std::nullopt;
+        }
+        return text;
+    };
+    const auto plan_text = run("--plan");
+    if (!plan_text) return 1;
+    const std::string& text = *plan_text;
     const auto plan = nlohmann::json::parse(text.substr(text.find('[')));
     std::set<std::string> in_program(plan.begin(), plan.end()), in_rubric;
     for (const auto& c : lab->checks) in_rubric.insert(c.name);
@@ -39,16 +48,9 @@ int main(int argc, char** argv) {
     for (const auto& n : in_rubric)
         if (!in_program.count(n)) std::cout << "check \"" << n << "\" is in the rubric but not in the program\n", ++problems;
     // The thresholds: the rubric's (from which the handouts' tables are generated) must be the program's.
-    const std::string tcmd = std::string("'") + argv[3] + "' --thresholds";
-    std::string ttext;
-    FILE* t = popen(tcmd.c_str(), "r");
-    if (!t) return 2;
-    while (std::size_t got = fread(buf, 1, sizeof buf, t)) ttext.append(buf, got);
-    if (pclose(t) != 0) {
-        std::cerr << tcmd << " failed:\n" << ttext;
-        return 1;
-    }
-    const auto program_thresholds = nlohmann::json::parse(ttext.substr(ttext.find('{')));
+    const auto ttext = run("--thresholds");
+    if (!ttext) return 1;
+    const auto program_thresholds = nlohmann::json::parse(ttext->substr(ttext->find('{')));
     std::size_t compared = 0;
     for (const auto& c : lab->checks) {
         const bool in_prog = program_thresholds.contains(c.name);

@@ -10,6 +10,7 @@
 // recorded figures on every GPU. Either way, a threshold that leaves the reference less than 25% above
 // it (or below it) on a GPU is an error: the course's calibration rule.
 #include "process.hpp"
+#include "reports.hpp"
 #include "results.hpp"
 
 #include <filesystem>
@@ -35,13 +36,6 @@ std::string number(double v) {
     return s.str();
 }
 
-// Points: whole numbers as such, else one decimal.
-std::string points(double v) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(v == static_cast<long long>(v) ? 0 : 1) << v;
-    return s.str();
-}
-
 // The check's criterion, its "{threshold}" replaced by the rubric's threshold (so the number is written once).
 std::string criterion(const RubricCheck& c) {
     std::string t = c.criterion;
@@ -53,11 +47,11 @@ std::string criterion(const RubricCheck& c) {
 std::string lab_table(const RubricLab& lab) {
     std::ostringstream s;
     s << "| check | points | passes when |\n| --- | --- | --- |\n";
-    for (const auto& c : lab.checks) s << "| " << c.name << " | " << points(c.points) << " | " << criterion(c) << " |\n";
+    for (const auto& c : lab.checks) s << "| " << c.name << " | " << points_str(c.points) << " | " << criterion(c) << " |\n";
     if (lab.sanitizer)
-        s << "| " << lab.sanitizer->name << " | " << points(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
+        s << "| " << lab.sanitizer->name << " | " << points_str(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
           << " |\n";
-    s << "| **total** | **" << points(lab.max_points()) << "** | |\n";
+    s << "| **total** | **" << points_str(lab.max_points()) << "** | |\n";
     return s.str();
 }
 
@@ -69,10 +63,10 @@ std::string course_table(const Rubric& rubric) {
         std::string speed;
         for (const auto& c : lab.checks)
             if (c.threshold) speed += (speed.empty() ? "" : "; ") + c.name + ": ≥ " + number(*c.threshold);
-        s << "| " << lab.id << " " << lab.title << " | " << points(lab.max_points()) << " | " << speed << " |\n";
+        s << "| " << lab.id << " " << lab.title << " | " << points_str(lab.max_points()) << " | " << speed << " |\n";
         total += lab.max_points();
     }
-    s << "| **all six** | **" << points(total) << "** | |\n";
+    s << "| **all six** | **" << points_str(total) << "** | |\n";
     return s.str();
 }
 

@@ -46,8 +46,8 @@ struct SanitizerRun {
     double seconds = 0;        ///< wall time
 };
 
-/// @brief The sanitizer item's result from its runs (in the rubric's tool order; the runner stops after
-/// the first that finds something). Fails as MemoryError (memcheck) or RaceCondition (racecheck,
+/// @brief The sanitizer item's result from its runs, one per tool in the rubric's order (the first that
+/// found something decides the class). Fails as MemoryError (memcheck) or RaceCondition (racecheck,
 /// synccheck) when a tool reported anything; as the way the run ended when it timed out or crashed
 /// without a report; as GraderIntegrity when the workload's records are not exactly one faithful start,
 /// end and done under @p key, or the log has no summary.

@@ -19,6 +19,11 @@ namespace grading {
 /// @brief Elements past index 2^31 - 1: an `int` index has wrapped (or gone negative) before it gets there.
 inline constexpr std::size_t kHugeN = (std::size_t(1) << 31) + 5;
 
+/// @brief The hint of a wrong result at kHugeN.
+inline constexpr const char* kHugeIndexHint =
+    "an index that does not reach past 2^31: compute indices in std::size_t (cast before the multiply: "
+    "blockIdx.x * std::size_t(blockDim.x)), never int or unsigned";
+
 /// @brief kHugeN floats on the GPU (8 GiB), every byte @p fill_byte, then each (index, value) of
 /// @p planted written; nullopt, with a note saying why, when the GPU has not the memory to spare (the
 /// check then judges the other sizes only). Nothing goes through the host but the planted values.
