@@ -28,6 +28,7 @@
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
+#include "profile.hpp"
 #include "sanitizer.hpp"
 #include "verdict.hpp"
 
@@ -90,6 +91,9 @@ struct Options {
     std::string sanitizer_mode = "auto";
     std::optional<std::string> sanitizer;
     double sanitizer_timeout_s = 180;
+    std::string profile_mode = "auto";
+    std::optional<std::string> ncu;
+    double profile_timeout_s = 180;
     std::string gpu_lock;
 };
 
@@ -337,6 +341,64 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
     return secs;
 }
 
+// The bank-conflict check of each lab that has one: its profile workload under Nsight Compute, one lab
+// at a time (the profiler replays kernels and owns the counters); the caller holds the GPU lock. A lab's
+// clean profile earns its point only alongside working code, judged by the lab's own checks. Returns the
+// wall time.
+double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
+                    const fs::path& log_dir, std::uint64_t seed, std::ostream& out) {
+    if (o.sanitizer_mode == "only") return 0;  // only the memory and race check was asked for
+    double total = 0;
+    for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
+        const LabJob& j = jobs[i];
+        if (!j.lab->bank_conflicts) continue;
+        const auto& item = *j.lab->bank_conflicts;
+        if (j.build.kind == ProcessOutcome::Kind::BuildFailed) {
+            results[i].checks.push_back(bank_conflicts_not_built(item, j.build));
+            continue;
+        }
+        if (o.profile_mode == "off" || !o.ncu) {
+            results[i].checks.push_back(bank_conflicts_skipped(
+                item, o.profile_mode == "off" ? "--profile off"
+                                              : "Nsight Compute (ncu) was not found (it comes with the CUDA Toolkit; or "
+                                                "give --ncu PATH)"));
+            continue;
+        }
+        out << "Lab " << j.lab->id << ": bank-conflict check (Nsight Compute)... " << std::flush;
+        const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
+        const fs::path scratch = fs::path(o.build_dir) / "grading" / "scratch" / (j.target + "-ncu");
+        const std::string stem = (log_dir / (j.log_stem + ".ncu")).string();
+        std::error_code e;
+        fs::remove_all(scratch, e);
+        fs::create_directories(scratch, e);
+        ProfileRun run;
+        run.log_path = stem + ".log";
+        fs::remove(run.log_path, e);
+        fs::remove(stem + ".output.log", e);
+        const std::string key = channel_key();
+        const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(seed), "--report-fd",
+                                                  std::to_string(kReportFd), "--artifacts", log_dir.string(),
+                                                  "--profile-workload"};
+        run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, program), o.profile_timeout_s,
+                                       stem + ".output.log", run.seconds, scratch.string(), &run.records, key);
+        run.log_text = read_file(run.log_path);
+        CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s);
+        std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
+        for (const auto& other : results[i].checks)
+            if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
+        require_working_code(c, lab_checks, "no bank conflicts were measured");
+        out << (c.skipped  ? "not run: " + c.message
+                : c.passed() ? "conflict-free"
+                : c.cls == Failure::NotRun ? "conflict-free, no point (the lab's results are wrong)"
+                                           : "FAIL (" + title(c.cls) + "): " + c.message)
+            << " [" << seconds_str(run.seconds) << " s]\n";
+        total += run.seconds;
+        results[i].run_seconds += c.seconds;
+        results[i].checks.push_back(std::move(c));
+    }
+    return total;
+}
+
 // --- Submissions from a folder: grading slots ------------------------------------------------------
 
 // The course's source and headers of a lab: the one .cu and the .cuh files in labs/NN-name.
@@ -451,6 +513,11 @@ std::vector<LabResult> build_only_results(const std::vector<LabJob>& jobs) {
             }
         if (j.lab->sanitizer) {
             CheckResult c = sanitizer_not_built(*j.lab->sanitizer, o);
+            if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
+            r.checks.push_back(std::move(c));
+        }
+        if (j.lab->bank_conflicts) {
+            CheckResult c = bank_conflicts_not_built(*j.lab->bank_conflicts, o);
             if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
             r.checks.push_back(std::move(c));
         }
@@ -633,6 +700,10 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
                 gpu_s[i] += san_s / static_cast<double>(batch.size());
                 infos[i].grade_seconds += san_s / static_cast<double>(batch.size());
                 logs[i] << san_log.str();
+                const double prof_s =
+                    run_profiles(o, batch[i].jobs, results[i], ro.out / "students" / batch[i].student, infos[i].seed, logs[i]);
+                gpu_s[i] += prof_s;
+                infos[i].grade_seconds += prof_s;
             }
         } else {
             for (std::size_t i = 0; i < batch.size(); ++i) results[i] = build_only_results(batch[i].jobs);
@@ -699,6 +770,7 @@ int main(int argc, char** argv) {
     std::string seed_text;
     std::string results_path, junit_path, expect;
     std::string sanitizer_path = GRADER_COMPUTE_SANITIZER;
+    std::string ncu_path = GRADER_NCU;
     o.gpu_lock = default_gpu_lock();
     app.add_option("--tree", tree, "what to grade: the student's labs or the reference solutions")
         ->check(CLI::IsMember({"student", "solution"}));
@@ -729,6 +801,14 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "off", "only"}));
     app.add_option("--compute-sanitizer", sanitizer_path, "the compute-sanitizer program (default: the CUDA Toolkit's, else PATH)");
     app.add_option("--sanitizer-timeout", o.sanitizer_timeout_s, "seconds one compute-sanitizer tool may take on a lab's workload")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--profile", o.profile_mode,
+                   "the bank-conflict check under Nsight Compute: auto (run it when ncu is found and can read the "
+                   "GPU's counters; when not, it counts neither way), off (do not run it), require (as auto, but exit "
+                   "77 when it cannot run)")
+        ->check(CLI::IsMember({"auto", "off", "require"}));
+    app.add_option("--ncu", ncu_path, "the Nsight Compute command-line program (default: the CUDA Toolkit's, else PATH)");
+    app.add_option("--profile-timeout", o.profile_timeout_s, "seconds Nsight Compute may take on a lab's workload")
         ->check(CLI::PositiveNumber);
     app.add_option("--gpu-lock", o.gpu_lock, "the lock file every grade process on this machine holds while it uses the GPU");
     app.add_flag("--quick", o.quick, "fewer timing repetitions (smoke tests only; not for grades)");
@@ -834,6 +914,7 @@ int main(int argc, char** argv) {
     const fs::path out_dir = fs::path(o.build_dir) / "grading";
     fs::create_directories(out_dir);
     o.sanitizer = find_compute_sanitizer(sanitizer_path);
+    o.ncu = find_tool(ncu_path, "ncu");
 
     const course::GpuCheck gpu = course::check_gpu();
     const bool no_gpu_build_only = gpu.status == course::GpuStatus::NoGpu && allow_no_gpu;
@@ -913,6 +994,11 @@ int main(int argc, char** argv) {
     }
     if (sanitizer_class && o.sanitizer_mode == "off")
         return usage("--expect " + expect + " needs the memory and race check, not --sanitizer off");
+    if (o.profile_mode == "require" && !o.ncu) {
+        std::cerr << "grade: Nsight Compute (ncu) was not found (it comes with the CUDA Toolkit; or give --ncu PATH), so "
+                     "the bank-conflict check cannot run\n";
+        return course::kExitNoGpu;
+    }
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
     info.seed = seed ? *seed : course::seed_from_env_or_entropy();
@@ -930,11 +1016,19 @@ int main(int argc, char** argv) {
         std::vector<SanitizerTask> tasks;
         queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);
         info.grade_seconds += run_sanitizer(o, tasks, std::cout);
+        info.grade_seconds += run_profiles(o, jobs, results, out_dir, info.seed, std::cout);
     }
 
     std::cout << "\n" << summary_table(results, info);
     write_reports(results, info, results_path, junit_path);
     std::cout << "reports: " << results_path << ", " << junit_path << "\n";
+    if (o.profile_mode == "require")
+        for (std::size_t i = 0; i < results.size() && i < jobs.size(); ++i)
+            for (const auto& c : results[i].checks)
+                if (c.skipped && jobs[i].lab->bank_conflicts && c.name == jobs[i].lab->bank_conflicts->name) {
+                    std::cerr << "grade: the bank-conflict check could not run here (--profile require): " << c.message << "\n";
+                    return course::kExitNoGpu;
+                }
 
     if (!expect.empty()) {
         bool as_expected = true;

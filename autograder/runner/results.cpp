@@ -15,7 +15,7 @@ namespace grading {
 double RubricLab::max_points() const {
     double p = 0;
     for (const auto& c : checks) p += c.points;
-    return p + (sanitizer ? sanitizer->points : 0.0);
+    return p + (sanitizer ? sanitizer->points : 0.0) + (bank_conflicts ? bank_conflicts->points : 0.0);
 }
 
 const RubricLab* Rubric::find(const std::string& id) const {
@@ -77,6 +77,21 @@ Rubric parse_rubric(const nlohmann::json& j) {
                 if (t != "memcheck" && t != "racecheck" && t != "synccheck" && t != "initcheck")
                     throw std::runtime_error("rubric: lab " + lab.id + ": unknown compute-sanitizer tool \"" + t + "\"");
             lab.sanitizer = std::move(item);
+        }
+        if (l.contains("bank_conflicts")) {
+            const auto& b = l["bank_conflicts"];
+            RubricBankConflicts item{b.at("name").get<std::string>(), b.at("points").get<double>(),
+                                     b.at("max_share").get<double>(), b.value("visibility", std::string("visible")),
+                                     b.value("criterion", std::string())};
+            check_visibility(item.visibility, item.name);
+            if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
+            if (!(item.max_share >= 0 && item.max_share < 0.5))
+                throw std::runtime_error("rubric: lab " + lab.id + "'s bank-conflict share limit must be in [0, 0.5)");
+            for (const auto& other : lab.checks)
+                if (other.name == item.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
+            if (lab.sanitizer && lab.sanitizer->name == item.name)
+                throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
+            lab.bank_conflicts = std::move(item);
         }
         if (r.find(lab.id)) throw std::runtime_error("rubric: lab " + lab.id + " appears twice");
         r.labs.push_back(std::move(lab));

@@ -35,6 +35,16 @@ struct RubricSanitizer {
     std::string criterion;               ///< as RubricCheck::criterion
 };
 
+/// @brief The runner's own item of a lab: its profile workload run under Nsight Compute, whose counters
+/// show how many of the lab's shared-memory wavefronts were bank-conflict replays.
+struct RubricBankConflicts {
+    std::string name;            ///< as reported, e.g. "shared memory free of bank conflicts (Nsight Compute)"
+    double points = 0;           ///< its weight
+    double max_share = 0.1;      ///< the most of the loads' (and of the stores') wavefronts that may be replays
+    std::string visibility = "visible";  ///< as RubricCheck::visibility
+    std::string criterion;               ///< as RubricCheck::criterion
+};
+
 /// @brief One lab in the rubric.
 struct RubricLab {
     std::string id;     ///< "01"
@@ -42,7 +52,8 @@ struct RubricLab {
     std::string title;  ///< "Sum reduction"
     std::vector<RubricCheck> checks;  ///< the lab program's checks, in report order
     std::optional<RubricSanitizer> sanitizer;  ///< the runner's memory and race check, reported after them
-    /// @brief Sum of the checks' points (the sanitizer item's included).
+    std::optional<RubricBankConflicts> bank_conflicts;  ///< the runner's bank-conflict check, reported last
+    /// @brief Sum of the checks' points (the runner's items included).
     double max_points() const;
 };
 

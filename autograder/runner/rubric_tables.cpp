@@ -51,6 +51,9 @@ std::string lab_table(const RubricLab& lab) {
     if (lab.sanitizer)
         s << "| " << lab.sanitizer->name << " | " << points_str(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
           << " |\n";
+    if (lab.bank_conflicts)
+        s << "| " << lab.bank_conflicts->name << " | " << points_str(lab.bank_conflicts->points) << " | "
+          << lab.bank_conflicts->criterion << " |\n";
     s << "| **total** | **" << points_str(lab.max_points()) << "** | |\n";
     return s.str();
 }

@@ -54,10 +54,8 @@ std::vector<std::string> sanitizer_command(const std::string& sanitizer, const s
     return cmd;
 }
 
-namespace {
-// "" when @p records are exactly the workload's start, end and done under @p key; else what is wrong.
 std::string workload_records_problem(const std::vector<nlohmann::json>& lines, const std::string& key,
-                                     nlohmann::json& end) {
+                                     const std::string& workload, nlohmann::json& end) {
     const char* expected[] = {"start", "end", "done"};
     if (lines.size() != 3) return "the workload sent " + std::to_string(lines.size()) + " record(s) instead of 3";
     for (std::size_t i = 0; i < 3; ++i) {
@@ -66,17 +64,17 @@ std::string workload_records_problem(const std::vector<nlohmann::json>& lines, c
         if (!j.contains("seq") || !j["seq"].is_number_unsigned() || j["seq"].get<std::uint64_t>() != i)
             return "the records are out of sequence";
         if (j.value("event", "") != expected[i]) return "the records are not the workload's start, end and done";
-        if (i < 2 && j.value("check", "") != kSanitizerWorkload) return "a record names another check";
+        if (i < 2 && j.value("check", "") != workload) return "a record names another check";
     }
     end = lines[1];
     return "";
 }
 
-CheckResult base(const RubricSanitizer& item) {
+CheckResult runner_item(const std::string& name, double points, const std::string& visibility) {
     CheckResult c;
-    c.name = item.name;
-    c.max_points = item.points;
-    c.visibility = item.visibility;
+    c.name = name;
+    c.max_points = points;
+    c.visibility = visibility;
     return c;
 }
 
@@ -85,6 +83,9 @@ void set_failure(CheckResult& c, Failure cls, const std::string& message) {
     c.message = message;
     c.hint = std::string(default_hint(cls));
 }
+
+namespace {
+CheckResult base(const RubricSanitizer& item) { return runner_item(item.name, item.points, item.visibility); }
 }  // namespace
 
 CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<SanitizerRun>& runs, const std::string& key,
@@ -127,7 +128,7 @@ CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<Sanit
             return c;
         }
         nlohmann::json end;
-        const std::string problem = workload_records_problem(parse_json_lines(r.records), key, end);
+        const std::string problem = workload_records_problem(parse_json_lines(r.records), key, kSanitizerWorkload, end);
         if (!problem.empty()) {
             set_failure(c, Failure::GraderIntegrity, "under " + r.tool + ": " + problem + where);
             return c;
@@ -147,13 +148,13 @@ CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<Sanit
     return c;
 }
 
-void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks) {
+void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks, const std::string& finding) {
     if (!item.passed() || item.skipped) return;
     for (const auto& c : other_checks) {
         if (c.passed() || c.cls == Failure::TechniqueNotUsed || c.cls == Failure::TooSlow) continue;
         item.points = 0;
         item.cls = Failure::NotRun;
-        item.message = "compute-sanitizer found nothing, but a clean run earns its point only when the lab's results "
+        item.message = finding + ", but this item earns its point only when the lab's results "
                        "are right (\"" + c.name + "\" failed: " + std::string(to_string(c.cls)) + ")";
         item.hint = "fix the failing check first";
         return;
@@ -174,7 +175,7 @@ CheckResult sanitizer_not_built(const RubricSanitizer& item, const ProcessOutcom
     return c;
 }
 
-std::optional<std::string> find_compute_sanitizer(const std::string& configured) {
+std::optional<std::string> find_tool(const std::string& configured, const std::string& name) {
     namespace fs = std::filesystem;
     auto executable = [](const fs::path& p) {
         std::error_code ec;
@@ -185,7 +186,7 @@ std::optional<std::string> find_compute_sanitizer(const std::string& configured)
         std::istringstream dirs(path);
         std::string d;
         while (std::getline(dirs, d, ':'))
-            if (!d.empty() && executable(fs::path(d) / "compute-sanitizer")) return (fs::path(d) / "compute-sanitizer").string();
+            if (!d.empty() && executable(fs::path(d) / name)) return (fs::path(d) / name).string();
     }
     return std::nullopt;
 }

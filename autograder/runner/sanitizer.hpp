@@ -54,11 +54,28 @@ struct SanitizerRun {
 CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<SanitizerRun>& runs, const std::string& key,
                             double timeout_s);
 
-/// @brief A clean memory and race check earns its point only alongside working code: when another check
-/// of the lab failed with a class before TechniqueNotUsed (a wrong result, a crash, an implausible
-/// measurement, ...), a clean @p item result becomes "not run" with no points (a starter that does
-/// nothing is trivially clean). What the tools found is kept either way.
-void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks);
+/// @brief A runner item that passed (a clean memory and race check, a conflict-free profile) earns its
+/// point only alongside working code: when another check of the lab failed with a class before
+/// TechniqueNotUsed (a wrong result, a crash, an implausible measurement, ...), a passing @p item becomes
+/// "not run" with no points (a starter that does nothing is trivially clean). @p finding says what the
+/// tool saw ("compute-sanitizer found nothing"). What the tools found is kept either way.
+void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks,
+                          const std::string& finding = "compute-sanitizer found nothing");
+
+/// @brief "" when @p lines are exactly a workload's start, end and done under @p key, for the test case
+/// @p workload; else what is wrong. @p end receives the end record.
+std::string workload_records_problem(const std::vector<nlohmann::json>& lines, const std::string& key,
+                                     const std::string& workload, nlohmann::json& end);
+
+/// @brief A check result for a runner item, before it is judged: its name, points and visibility.
+CheckResult runner_item(const std::string& name, double points, const std::string& visibility);
+
+/// @brief Marks @p c failed with @p cls and @p message, and the class's generic hint.
+void set_failure(CheckResult& c, Failure cls, const std::string& message);
+
+/// @brief The program to use: @p configured when it is an executable file, else the first @p name on
+/// PATH; nullopt when there is none.
+std::optional<std::string> find_tool(const std::string& configured, const std::string& name);
 
 /// @brief The item, not run: counted neither way (max_points 0), with @p why in its message.
 CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why);
@@ -66,8 +83,9 @@ CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& wh
 /// @brief The item when the lab did not build: failed with the build's class, like its other checks.
 CheckResult sanitizer_not_built(const RubricSanitizer& item, const ProcessOutcome& build);
 
-/// @brief The compute-sanitizer to use: @p configured when it is an executable file, else the first
-/// `compute-sanitizer` on PATH; nullopt when there is none.
-std::optional<std::string> find_compute_sanitizer(const std::string& configured);
+/// @brief The compute-sanitizer to use: find_tool(@p configured, "compute-sanitizer").
+inline std::optional<std::string> find_compute_sanitizer(const std::string& configured) {
+    return find_tool(configured, "compute-sanitizer");
+}
 
 }  // namespace grading

@@ -13,10 +13,14 @@
 //   labNN_<tree> --sanitizer-workload
 //                                run only doctest test suite "sanitizer": the lab's code at small sizes on
 //                                exact-size buffers, for the runner to run under compute-sanitizer
+//   labNN_<tree> --profile-workload
+//                                launch the grader's probe kernel, then run only doctest test suite "profile":
+//                                the lab's code, for the runner to profile with Nsight Compute
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include "grading.hpp"
+#include "profile_probe.hpp"
 
 #include "cuda_check.hpp"
 #include "random.hpp"
@@ -229,7 +233,8 @@ int main(int argc, char** argv) {
     using namespace grading;
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
-    bool plan = false, cpu_only = false, sanitizer_workload = false;
+    bool plan = false, cpu_only = false;
+    std::string workload;  // "sanitizer" or "profile": the runner's own items
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -265,7 +270,8 @@ int main(int argc, char** argv) {
             return 0;
         }
         else if (a == "--cpu-only") cpu_only = true;
-        else if (a == "--sanitizer-workload") sanitizer_workload = true;
+        else if (a == "--sanitizer-workload") workload = "sanitizer";
+        else if (a == "--profile-workload") workload = "profile";
         else doctest_args.push_back(argv[i]);
     }
     if (g.report_fd >= 0) {
@@ -278,7 +284,7 @@ int main(int argc, char** argv) {
     doctest::Context context;
     if (plan) {
         doctest_args.push_back("--list-test-cases");
-        doctest_args.push_back("--test-suite-exclude=sanitizer");  // the runner's item, not a lab check
+        doctest_args.push_back("--test-suite-exclude=sanitizer,profile");  // the runner's items, not lab checks
         doctest_args.push_back("--reporters=plan");
         doctest_args.push_back("--no-intro");
         context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
@@ -305,8 +311,11 @@ int main(int argc, char** argv) {
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed << "  (rerun with --seed " << g.seed << " to reproduce)" << std::endl;
 
-    // The sanitizer workload runs alone, under compute-sanitizer; graded runs never include it.
-    doctest_args.push_back(sanitizer_workload ? "--test-suite=sanitizer" : "--test-suite-exclude=sanitizer");
+    // A workload of the runner's items runs alone, under compute-sanitizer or Nsight Compute; graded runs
+    // never include one. The profile workload starts with the grader's probe, before any of the lab's code.
+    if (workload == "profile") run_profile_probe();
+    const std::string suites = workload.empty() ? "--test-suite-exclude=sanitizer,profile" : "--test-suite=" + workload;
+    doctest_args.push_back(suites.c_str());
     context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
     const int rc = context.run();
     emit({{"event", "done"}});  // the run reached its end: records missing before this one are the lab's doing

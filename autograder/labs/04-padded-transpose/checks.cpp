@@ -336,3 +336,25 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
         if (!grading::run_student([&] { lab04::transpose(in.data(), out.data(), rows, cols); }, what)) return;
     }
 }
+
+// The runner's bank-conflict check runs this test case alone, under Nsight Compute (the rubric's
+// "bank_conflicts" item), after the grader's probe kernel: the lab's transpose of a matrix of whole
+// tiles and of a ragged one drawn from the seed, each checked exactly, so the kernels profiled are the
+// ones that compute the transpose. The runner judges the counters; graded runs never include it.
+TEST_CASE("bank conflict workload" * doctest::test_suite("profile")) {
+    const std::uint64_t pick = grading::seed_for("lab04-profile-shape");
+    const Shape shapes[] = {{1024, 2048}, {900 + int(pick % 97), 700 + int(pick / 97 % 89)}};
+    for (const Shape s : shapes) {
+        const auto in = course::uniform_floats(s.elements(), grading::seed_for("lab04-profile", s.rows));
+        const auto got = student_transpose(in, s);
+        if (!got) return;
+        const auto expected = host_transpose(in, s);
+        course::Comparison c = course::compare(got->data(), expected.data(), s.elements(), course::Tolerance::exact(), 3);
+        c.row_width = std::size_t(s.rows);
+        if (!c.ok()) {
+            grading::fail(Failure::WrongResult, describe_mismatches(c, in, s),
+                          "the profiled transpose must be right too; the exact checks above show where");
+            return;
+        }
+    }
+}

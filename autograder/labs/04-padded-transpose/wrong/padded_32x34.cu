@@ -1,0 +1,28 @@
+// Known-wrong Lab 04: the reference kernel with a tile padded by two columns, [32][34]. Correct, and
+// fast enough for both speed checks, but a row of 34 floats is an even number of banks: tile[r][c] sits in
+// bank (2r + c) % 32, so the 32 threads of a warp reading one column hit 16 banks twice each, and every
+// column read takes two wavefronts. Only counting them shows it: Nsight Compute sees half of the load
+// wavefronts replayed. Expected: technique_not_used (the bank-conflict check; its test is skipped where
+// ncu cannot read the counters).
+//
+// Region-overlay form: only the kernel region is given; the launch region is the reference solution's.
+
+// BEGIN STUDENT REGION transpose_tile_kernel
+    __shared__ float tile[kTile][kTile + 2];  // BUG: two padding columns, an even row length
+    const int col = blockIdx.x * kTile + threadIdx.x;
+    const int row0 = blockIdx.y * kTile + threadIdx.y;
+#pragma unroll
+    for (int j = 0; j < kTile; j += kBlockRows) {
+        const int row = row0 + j;
+        if (row < rows && col < cols) tile[threadIdx.y + j][threadIdx.x] = in[std::size_t(row) * cols + col];
+    }
+    __syncthreads();
+    const int out_col = blockIdx.y * kTile + threadIdx.x;
+    const int out_row0 = blockIdx.x * kTile + threadIdx.y;
+#pragma unroll
+    for (int j = 0; j < kTile; j += kBlockRows) {
+        const int out_row = out_row0 + j;
+        if (out_row < cols && out_col < rows)
+            out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
+    }
+// END STUDENT REGION

@@ -1,0 +1,255 @@
+// The runner's bank-conflict check (see profile.hpp).
+#include "profile.hpp"
+
+#include "sanitizer.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace grading {
+
+namespace {
+// One CSV record: fields in quotes (a doubled quote inside is a quote) or bare, separated by commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::string f;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char ch = line[i];
+        if (quoted) {
+            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') f += '"', ++i;
+            else if (ch == '"') quoted = false;
+            else f += ch;
+        } else if (ch == '"') quoted = true;
+        else if (ch == ',') out.push_back(f), f.clear();
+        else if (ch != '\r') f += ch;
+    }
+    out.push_back(f);
+    return out;
+}
+
+// "1,052,126" -> 1052126; "n/a" or "" -> NaN.
+double number(const std::string& text) {
+    std::string digits;
+    for (char ch : text)
+        if (ch != ',' && ch != ' ') digits += ch;
+    if (digits.empty()) return std::nan("");
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(digits, &used);
+        return used == digits.size() ? v : std::nan("");
+    } catch (const std::exception&) {
+        return std::nan("");
+    }
+}
+
+std::string percent(double share) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(share < 0.1 ? 1 : 0) << 100.0 * share << "%";
+    return s.str();
+}
+
+std::string fixed2(double v) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << v;
+    return s.str();
+}
+
+// "kernel: loads 51% replays (2.03 wavefronts per conflict-free one), stores 0.0%".
+std::string describe(const SharedTraffic& t) {
+    auto side = [](double conflicts, double wavefronts) {
+        if (wavefronts <= 0) return std::string("none");
+        const double ideal = wavefronts - conflicts;
+        return percent(conflict_share(conflicts, wavefronts)) + " replays (" +
+               fixed2(ideal > 0 ? wavefronts / ideal : 0) + " wavefronts per conflict-free one)";
+    };
+    return t.kernel + ": loads " + side(t.load_conflicts, t.load_wavefronts) + ", stores " +
+           side(t.store_conflicts, t.store_wavefronts);
+}
+
+// The grader's probe, as ncu names it: "grading::course_bank_conflict_probe(...)", perhaps after "void ".
+bool is_probe(const std::string& kernel) {
+    const std::string name = std::string("grading::") + kProfileProbeKernel + "(";
+    return kernel.rfind(name, 0) == 0 || kernel.rfind("void " + name, 0) == 0;
+}
+}  // namespace
+
+std::vector<SharedTraffic> parse_ncu_csv(const std::string& text) {
+    static const char* metrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
+    std::istringstream in(text);
+    std::string line;
+    std::vector<std::string> header;
+    std::vector<SharedTraffic> out;
+    std::size_t name_col = 0, cols[4] = {0, 0, 0, 0};
+    while (std::getline(in, line)) {
+        if (line.rfind("\"ID\",", 0) == 0) {  // the header of the raw page
+            header = csv_fields(line);
+            std::map<std::string, std::size_t> at;
+            for (std::size_t i = 0; i < header.size(); ++i) at.emplace(header[i], i);
+            if (!at.count("Kernel Name")) throw std::runtime_error("ncu's report has no \"Kernel Name\" column");
+            name_col = at["Kernel Name"];
+            for (int m = 0; m < 4; ++m) {
+                if (!at.count(metrics[m])) throw std::runtime_error(std::string("ncu's report has no ") + metrics[m]);
+                cols[m] = at[metrics[m]];
+            }
+            continue;
+        }
+        if (header.empty() || line.empty() || line[0] != '"') continue;
+        const auto f = csv_fields(line);
+        if (f.size() != header.size() || number(f[0]) != number(f[0])) continue;  // the units row, or not a record
+        SharedTraffic t;
+        t.kernel = f[name_col];
+        double* fields[] = {&t.load_wavefronts, &t.load_conflicts, &t.store_wavefronts, &t.store_conflicts};
+        for (int m = 0; m < 4; ++m) *fields[m] = number(f[cols[m]]);
+        out.push_back(t);
+    }
+    if (header.empty()) throw std::runtime_error("ncu wrote no report");
+    return out;
+}
+
+std::vector<std::string> ncu_command(const std::string& ncu, const std::string& log_file,
+                                     const std::vector<std::string>& program) {
+    // --clock-control none: the GPU's clocks stay as they are (counts do not depend on them), and a
+    // machine shared with other graders is not disturbed.
+    std::vector<std::string> cmd = {ncu,      "--clock-control", "none",    "--metrics", kProfileMetrics,
+                                    "--csv",  "--page",          "raw",     "--log-file", log_file};
+    cmd.insert(cmd.end(), program.begin(), program.end());
+    return cmd;
+}
+
+namespace {
+CheckResult base(const RubricBankConflicts& item) { return runner_item(item.name, item.points, item.visibility); }
+}  // namespace
+
+CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why) {
+    CheckResult c = base(item);
+    c.max_points = 0;
+    c.skipped = true;
+    c.message = why + ": not run; no points lost or given";
+    return c;
+}
+
+CheckResult bank_conflicts_not_built(const RubricBankConflicts& item, const ProcessOutcome& build) {
+    CheckResult c = base(item);
+    set_failure(c, build.build_class, build.detail.empty() ? "the lab did not build" : build.detail);
+    return c;
+}
+
+CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
+                                 double timeout_s) {
+    CheckResult c = base(item);
+    c.seconds = run.seconds;
+    const std::string where = " (log: " + run.log_path + ")";
+    const auto& o = run.outcome;
+    // How the workload ended comes first: a lab that hangs or crashes under the profiler is judged for that.
+    if (o.kind == ProcessOutcome::Kind::TimedOut) {
+        set_failure(c, Failure::Timeout,
+                    "the workload was still running under ncu after " + std::to_string(static_cast<int>(timeout_s)) +
+                        " s" + where);
+        return c;
+    }
+    if (o.kind == ProcessOutcome::Kind::Signaled) {
+        set_failure(c, Failure::Crash, "the workload died under ncu with signal " + std::to_string(o.code) + where);
+        return c;
+    }
+    std::vector<SharedTraffic> kernels;
+    std::string unreadable;
+    try {
+        kernels = parse_ncu_csv(run.log_text);
+    } catch (const std::exception& e) {
+        unreadable = e.what();
+    }
+    // The grader's probe runs once, before the lab's tests: when it was not profiled, or its counts are not
+    // what its access pattern must give, the counters cannot be trusted here. Its name is the grader's own
+    // (a lab may define nothing outside its namespace); every other kernel is the lab's.
+    std::vector<SharedTraffic> lab_kernels;
+    if (unreadable.empty()) {
+        std::vector<SharedTraffic> probes;
+        for (const auto& k : kernels) (is_probe(k.kernel) ? probes : lab_kernels).push_back(k);
+        if (probes.size() != 1)
+            unreadable = "the grader's probe kernel was profiled " + std::to_string(probes.size()) + " times, not once";
+        else {
+            const SharedTraffic& p = probes.front();
+            const double ld = conflict_share(p.load_conflicts, p.load_wavefronts);
+            const double st = conflict_share(p.store_conflicts, p.store_wavefronts);
+            if (!(ld > 0.4 && ld < 0.6 && st < 0.05))
+                unreadable = "the counters misread the grader's probe (" + describe(p) +
+                             "; expected about 50% of its loads as replays, and none of its stores)";
+        }
+    }
+    if (!unreadable.empty()) {
+        // Either Nsight Compute cannot read this GPU's counters (no permission, a virtual machine), or the
+        // lab's code kept the probe from running. Only a workload that ran to its end is given the benefit.
+        nlohmann::json end;
+        if (o.code == 0 && workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end).empty()) {
+            std::string why = "Nsight Compute could not measure this GPU's shared-memory counters";
+            if (run.log_text.find("ERR_NVGPUCTRPERM") != std::string::npos)
+                why += " (ERR_NVGPUCTRPERM: profiling needs administrator rights on this machine)";
+            CheckResult s = bank_conflicts_skipped(item, why + "; " + unreadable + where);
+            s.seconds = run.seconds;
+            return s;
+        }
+    }
+    nlohmann::json end;
+    if (const std::string problem = workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end);
+        !problem.empty()) {
+        set_failure(c, o.code == 3 ? Failure::IllegalMemoryAccess : Failure::GraderIntegrity, "under ncu: " + problem + where);
+        return c;
+    }
+    if (!end.value("passed", false)) {
+        const Failure cls = failure_from_string(end.value("class", "")).value_or(Failure::WrongResult);
+        set_failure(c, cls == Failure::None ? Failure::WrongResult : cls,
+                    "the workload failed under ncu: " + end.value("message", std::string()));
+        return c;
+    }
+    if (!unreadable.empty()) {
+        set_failure(c, Failure::GraderIntegrity, unreadable + where);
+        return c;
+    }
+    SharedTraffic lab{"the lab's kernels"};
+    for (const SharedTraffic& k : lab_kernels) {
+        for (double v : {k.load_wavefronts, k.load_conflicts, k.store_wavefronts, k.store_conflicts})
+            if (!(v >= 0)) {
+                set_failure(c, Failure::GraderIntegrity, "ncu gave no counts for " + k.kernel + where);
+                return c;
+            }
+        lab.load_wavefronts += k.load_wavefronts;
+        lab.load_conflicts += k.load_conflicts;
+        lab.store_wavefronts += k.store_wavefronts;
+        lab.store_conflicts += k.store_conflicts;
+    }
+    const double ld = conflict_share(lab.load_conflicts, lab.load_wavefronts);
+    const double st = conflict_share(lab.store_conflicts, lab.store_wavefronts);
+    c.value = std::max(ld, st);
+    c.threshold = item.max_share;
+    c.unit = " replayed";  // the larger of the loads' and the stores' conflict shares
+    c.higher_is_better = false;
+    c.notes.push_back("Nsight Compute, " + std::to_string(lab_kernels.size()) + " kernel launch(es) of the lab: " +
+                      describe(lab).substr(lab.kernel.size() + 2));
+    for (std::size_t i = 0; i < lab_kernels.size() && i < 4; ++i) c.notes.push_back("  " + describe(lab_kernels[i]));
+    if (lab.load_wavefronts + lab.store_wavefronts <= 0) {
+        set_failure(c, Failure::TechniqueNotUsed, "the lab's kernels made no shared-memory access" + where);
+        return c;
+    }
+    if (ld > item.max_share || st > item.max_share) {
+        const bool loads = ld >= st;
+        set_failure(c, Failure::TechniqueNotUsed,
+                    std::string("bank conflicts: ") + percent(loads ? ld : st) + " of the shared-memory " +
+                        (loads ? "load" : "store") + " wavefronts were replays (at most " + percent(item.max_share) +
+                        " allowed)" + where);
+        c.hint = "the 32 threads of a warp that read (or write) one tile column touch tile[r][c] for r = 0..31; with "
+                 "rows of W floats those sit in banks (r * W + c) % 32, all different only when W is odd: pad the "
+                 "row to kTile + 1 floats, or swizzle the column (c ^ r)";
+        return c;
+    }
+    c.points = item.points;
+    return c;
+}
+
+}  // namespace grading
