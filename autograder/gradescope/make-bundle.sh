@@ -4,10 +4,13 @@
 # setup.sh once, then run_autograder for each submission). Upload it as the assignment's autograder
 # ("Zip file upload"), on a GPU-backed runner image that has the CUDA Toolkit.
 #
-#   autograder/gradescope/make-bundle.sh [--out FILE.zip] [--lab NN ...]
+#   autograder/gradescope/make-bundle.sh [--out FILE.zip] [--lab NN ...] [--secret-file FILE]
 #
-#   --out FILE.zip   where to write it (default: ./gradescope-autograder.zip); replaced if it exists
-#   --lab NN         grade only this lab (repeatable): for one Gradescope assignment per lab
+#   --out FILE.zip     where to write it (default: ./gradescope-autograder.zip); replaced if it exists
+#   --lab NN           grade only this lab (repeatable): for one Gradescope assignment per lab
+#   --secret-file FILE the instructor's secret (grade --secret-file): copied into the bundle as `secret`,
+#                      which run_autograder passes on; students never see the bundle, so the hidden sizes
+#                      and inputs stay theirs to guess
 #
 # What it holds, and only that (a file added to the course later stays out until it is named here):
 # CMakeLists.txt, CMakePresets.json, cmake/, common/, labs/ (the starters: the grader builds every
@@ -22,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-usage() { echo "usage: $(basename "$0") [--out FILE.zip] [--lab NN ...]" >&2; }
+usage() { echo "usage: $(basename "$0") [--out FILE.zip] [--lab NN ...] [--secret-file FILE]" >&2; }
 bad() {
   echo "make-bundle: $*" >&2
   usage
@@ -31,20 +34,23 @@ bad() {
 
 out=$PWD/gradescope-autograder.zip
 labs=()
+secret=
 while (($#)); do
   case $1 in
-    --out | --lab)
+    --out | --lab | --secret-file)
       (($# >= 2)) || bad "$1 needs a value"
-      if [[ $1 == --out ]]; then out=$2; else labs+=("$2"); fi
+      case $1 in --out) out=$2 ;; --lab) labs+=("$2") ;; *) secret=$2 ;; esac
       shift 2
       ;;
     --out=*) out=${1#*=}; shift ;;
     --lab=*) labs+=("${1#*=}"); shift ;;
+    --secret-file=*) secret=${1#*=}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) bad "unknown argument: $1" ;;
   esac
 done
 [[ $out == *.zip ]] || bad "--out must name a .zip file, not '$out'"
+[[ -z $secret || -r $secret ]] || bad "--secret-file: cannot read '$secret'"
 [[ $out == /* ]] || out=$PWD/$out
 for i in "${!labs[@]}"; do
   l=${labs[i]}
@@ -86,6 +92,10 @@ if ((${#labs[@]})); then
   for l in "${labs[@]}"; do printf -- '--lab %s ' "$l"; done > "$stage/grade-args"
   echo >> "$stage/grade-args"
 fi
+if [[ -n $secret ]]; then
+  cp "$secret" "$stage/secret"
+  chmod 600 "$stage/secret"
+fi
 
 # No solution may be in it: a safety net under the include list.
 if [[ -e $stage/solutions ]] || find "$stage" -path '*/autograder/labs/*/wrong' -o -path '*/autograder/labs/*/correct' | grep -q .; then
@@ -96,4 +106,4 @@ fi
 mkdir -p "$(dirname "$out")"
 rm -f "$out"
 (cd "$stage" && shopt -s dotglob && cmake -E tar cf "$out" --format=zip -- *)
-echo "make-bundle: wrote $out ($(find "$stage" -type f | wc -l) files$( ((${#labs[@]})) && echo ", labs: ${labs[*]}"))"
+echo "make-bundle: wrote $out ($(find "$stage" -type f | wc -l) files$( ((${#labs[@]})) && echo ", labs: ${labs[*]}")$([[ -n $secret ]] && echo ", with the instructor's secret"))"

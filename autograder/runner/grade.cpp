@@ -94,6 +94,7 @@ struct Options {
     std::string profile_mode = "auto";
     std::optional<std::string> ncu;
     double profile_timeout_s = 180;
+    std::string secret_input;  // "secret <hex>\n" for the lab programs' stdin, or "" without --secret-file
     std::string gpu_lock;
 };
 
@@ -230,7 +231,7 @@ std::optional<int> run_checks(const Options& o, std::vector<LabJob>& jobs, const
                 std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
                                                 std::to_string(kReportFd), "--artifacts", log_dir.string()};
                 if (o.quick) cmd.push_back("--quick");
-                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key);
+                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key, o.secret_input);
                 outcome.timeout_s = o.timeout_s;
                 // 77 and 78 are believed only from a program that had not started its checks: a lab's
                 // code that ends the process with them must not turn a grade into "no GPU".
@@ -318,7 +319,7 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
                                                       "--sanitizer-workload"};
             run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, program),
                                            o.sanitizer_timeout_s, stem + ".output.log", run.seconds, scratch.string(),
-                                           &run.records, t.key);
+                                           &run.records, t.key, o.secret_input);
             run.log_text = read_file(run.log_path);
         }
     };
@@ -380,7 +381,8 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
                                                   std::to_string(kReportFd), "--artifacts", log_dir.string(),
                                                   "--profile-workload"};
         run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, program), o.profile_timeout_s,
-                                       stem + ".output.log", run.seconds, scratch.string(), &run.records, key);
+                                       stem + ".output.log", run.seconds, scratch.string(), &run.records, key,
+                                       o.secret_input);
         run.log_text = read_file(run.log_path);
         CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s);
         std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
@@ -771,6 +773,7 @@ int main(int argc, char** argv) {
     std::string results_path, junit_path, expect;
     std::string sanitizer_path = GRADER_COMPUTE_SANITIZER;
     std::string ncu_path = GRADER_NCU;
+    std::string secret_path;
     o.gpu_lock = default_gpu_lock();
     app.add_option("--tree", tree, "what to grade: the student's labs or the reference solutions")
         ->check(CLI::IsMember({"student", "solution"}));
@@ -810,6 +813,9 @@ int main(int argc, char** argv) {
     app.add_option("--ncu", ncu_path, "the Nsight Compute command-line program (default: the CUDA Toolkit's, else PATH)");
     app.add_option("--profile-timeout", o.profile_timeout_s, "seconds Nsight Compute may take on a lab's workload")
         ->check(CLI::PositiveNumber);
+    app.add_option("--secret-file", secret_path,
+                   "the instructor's secret (a file kept out of the student release): the inputs then depend on it "
+                   "as well as on the seed, and each lab adds hidden sizes drawn from it, the same for every student");
     app.add_option("--gpu-lock", o.gpu_lock, "the lock file every grade process on this machine holds while it uses the GPU");
     app.add_flag("--quick", o.quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
@@ -915,6 +921,20 @@ int main(int argc, char** argv) {
     fs::create_directories(out_dir);
     o.sanitizer = find_compute_sanitizer(sanitizer_path);
     o.ncu = find_tool(ncu_path, "ncu");
+    if (!secret_path.empty()) {
+        // Hashed here; the lab programs get only the hash, on their standard input, never in argv or the
+        // environment, and it is never printed.
+        const auto text = read_text_file(secret_path);
+        if (!text) return usage("--secret-file: cannot read " + secret_path);
+        std::string secret = *text;
+        while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r' || secret.back() == ' ')) secret.pop_back();
+        if (secret.size() < 8) return usage("--secret-file: " + secret_path + " holds fewer than 8 characters of secret");
+        std::uint64_t h = 0x5ec2e7f11e5eedULL;
+        for (unsigned char ch : secret) h = course::hash64(h, ch);
+        std::ostringstream hex;
+        hex << "secret " << std::hex << h << "\n";
+        o.secret_input = hex.str();
+    }
 
     const course::GpuCheck gpu = course::check_gpu();
     const bool no_gpu_build_only = gpu.status == course::GpuStatus::NoGpu && allow_no_gpu;
@@ -922,11 +942,12 @@ int main(int argc, char** argv) {
         RunInfo info;
         info.gpu = gpu.status == course::GpuStatus::Ready ? course::query_device().fingerprint() : "none (built only)";
         info.seed = seed ? *seed : course::seed_from_env_or_entropy();
+        info.secret = !o.secret_input.empty();
         if (gpu.status != course::GpuStatus::Ready && !merge_only)
             std::cerr << "grade: " << gpu.message << ": building every submission, running nothing\n";
         else if (!merge_only)
             std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
-                      << " reproduces these inputs)\n";
+                      << (info.secret ? " --secret-file " + secret_path : "") << " reproduces these inputs)\n";
         ro.gpu = gpu.status == course::GpuStatus::Ready;
         return grade_roster(o, ro, rubric, labs, info);
     }
@@ -1002,8 +1023,9 @@ int main(int argc, char** argv) {
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
     info.seed = seed ? *seed : course::seed_from_env_or_entropy();
+    info.secret = !o.secret_input.empty();
     std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
-              << " reproduces these inputs)\n"
+              << (info.secret ? " --secret-file " + secret_path : "") << " reproduces these inputs)\n"
               << std::flush;
     if (results_path.empty()) results_path = (out_dir / "results.json").string();
     if (junit_path.empty()) junit_path = (out_dir / "junit.xml").string();

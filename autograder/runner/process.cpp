@@ -34,7 +34,7 @@ void drain(int fd, std::string* out) {
 
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir, std::string* report,
-                                const std::string& report_key) {
+                                const std::string& report_key, const std::string& more_input) {
     const auto start = std::chrono::steady_clock::now();
     int channel[2] = {-1, -1}, key_pipe[2] = {-1, -1};
     if (report && (pipe2(channel, O_CLOEXEC) != 0 || pipe2(key_pipe, O_CLOEXEC) != 0))
@@ -70,7 +70,7 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     if (report) {
         close(channel[1]);
         close(key_pipe[0]);
-        const std::string line = report_key + "\n";
+        const std::string line = report_key + "\n" + more_input;
         if (write(key_pipe[1], line.data(), line.size()) < 0) {}  // a child that died already reads nothing
         close(key_pipe[1]);
         fcntl(channel[0], F_SETFL, O_NONBLOCK);

@@ -20,9 +20,10 @@ inline constexpr int kReportFd = 3;
 /// @param working_dir the child's working directory ("" keeps the runner's)
 /// @param report when not null, a pipe is opened as the child's fd kReportFd and everything written to it
 ///        is collected here; @p report_key, followed by a newline, is the child's standard input
+/// @param more_input with @p report: further lines of the child's standard input, after the key's
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
-                                const std::string& report_key = "");
+                                const std::string& report_key = "", const std::string& more_input = "");
 
 /// @brief The whole contents of the file at @p path, byte for byte; nullopt when it cannot be read.
 std::optional<std::string> read_text_file(const std::string& path);

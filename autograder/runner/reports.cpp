@@ -51,7 +51,7 @@ std::string check_output(const CheckResult& c) {
 
 std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info) {
     std::ostringstream s;
-    s << "GPU:  " << info.gpu << "\nseed: " << info.seed << "\n\n";
+    s << "GPU:  " << info.gpu << "\nseed: " << info.seed << (info.secret ? " (and the instructor's secret)" : "") << "\n\n";
     s << pad("lab", 5) << pad("check", 56) << pad("result", 30) << pad("figure", 13) << pad("threshold", 11) << "points\n";
     double total = 0, max_total = 0;
     for (const auto& lab : labs) {
@@ -139,7 +139,8 @@ nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo
     }
     nlohmann::json out = {{"score", total},
                           {"execution_time", info.build_seconds + info.grade_seconds},
-                          {"output", markdown("GPU: " + info.gpu + "\nseed: " + std::to_string(info.seed) + notes)},
+                          {"output", markdown("GPU: " + info.gpu + "\nseed: " + std::to_string(info.seed) +
+                                             (info.secret ? " (and the instructor's secret)" : "") + notes)},
                           {"output_format", "md"},
                           {"test_output_format", "md"},
                           {"visibility", "visible"},
@@ -153,7 +154,7 @@ std::string points_str(double p) { return p == static_cast<long long>(p) ? num(p
 
 nlohmann::json student_summary(const std::string& student, const std::vector<LabResult>& labs, const RunInfo& info,
                                bool graded) {
-    nlohmann::json out = {{"student", student}, {"gpu", info.gpu}, {"seed", info.seed}, {"graded", graded}};
+    nlohmann::json out = {{"student", student}, {"gpu", info.gpu}, {"seed", info.seed}, {"secret", info.secret}, {"graded", graded}};
     nlohmann::json lab_rows = nlohmann::json::array();
     double points = 0, max_points = 0;
     bool all_pass = true;

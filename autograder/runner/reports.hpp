@@ -17,6 +17,7 @@ struct RunInfo {
     unsigned long long seed = 0;  ///< the run's seed
     double build_seconds = 0;     ///< building the labs
     double grade_seconds = 0;     ///< running the checks
+    bool secret = false;          ///< graded with the instructor's secret (the seed alone does not rebuild the inputs)
 };
 
 /// @brief The table students read: one row per check, then each failure's message and hint.

@@ -38,6 +38,20 @@ std::uint64_t seed_for(const std::string& tag, std::uint64_t salt = 0);
 /// @brief The GPU being graded on (not available in `--cpu-only` runs).
 const course::DeviceInfo& device();
 
+/// @brief True when the instructor grades with a secret (`grade --secret-file`): every seed_for() then
+/// depends on it as well as on the printed seed, so the printed seed alone cannot rebuild the inputs.
+bool has_secret();
+
+/// @brief Sizes only the instructor's secret decides: @p count values in [@p lo, @p hi], the same for
+/// every student graded with that secret (and for every run), drawn from the secret and @p tag alone.
+/// Empty without a secret. Checks add them to the sizes their rubric names.
+std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::int64_t lo, std::int64_t hi);
+
+/// @brief @p sizes with the hidden sizes hidden_sizes(@p tag, @p count, @p lo, @p hi) inserted before the
+/// last one (a check's last size is often the one it runs twice); @p sizes alone without a secret.
+std::vector<std::size_t> with_hidden(std::vector<std::size_t> sizes, const std::string& tag, int count, std::size_t lo,
+                                     std::size_t hi);
+
 /// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).
 bool quick();
 

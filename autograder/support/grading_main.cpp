@@ -62,6 +62,7 @@ struct State {
     bool quick = false;
     int report_fd = -1;
     std::string report_key;
+    std::optional<std::uint64_t> secret;  // the instructor's, from the runner's second line of stdin
     std::uint64_t sequence = 0;
     std::string artifacts = ".";
     std::optional<course::DeviceInfo> device;
@@ -177,7 +178,24 @@ const std::vector<std::pair<std::string, double>>& registered_thresholds() { ret
 
 std::uint64_t run_seed() { return g.seed; }
 std::string artifact_path(const std::string& name) { return g.artifacts + "/" + name; }
-std::uint64_t seed_for(const std::string& tag, std::uint64_t salt) { return course::derive_seed(g.seed, tag, salt); }
+std::uint64_t seed_for(const std::string& tag, std::uint64_t salt) {
+    return course::derive_seed(g.secret ? course::hash64(g.seed, *g.secret) : g.seed, tag, salt);
+}
+bool has_secret() { return g.secret.has_value(); }
+std::vector<std::size_t> with_hidden(std::vector<std::size_t> sizes, const std::string& tag, int count, std::size_t lo,
+                                     std::size_t hi) {
+    const auto hidden = hidden_sizes(tag, count, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+    sizes.insert(sizes.empty() ? sizes.end() : sizes.end() - 1, hidden.begin(), hidden.end());
+    return sizes;
+}
+std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::int64_t lo, std::int64_t hi) {
+    std::vector<std::int64_t> out;
+    if (!g.secret || hi < lo) return out;
+    const std::uint64_t base = course::derive_seed(*g.secret, "hidden-sizes:" + tag, 0);
+    const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
+    for (int i = 0; i < count; ++i) out.push_back(lo + static_cast<std::int64_t>(course::hash64(base, i) % span));
+    return out;
+}
 const course::DeviceInfo& device() { return *g.device; }
 bool quick() { return g.quick; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
@@ -278,6 +296,21 @@ int main(int argc, char** argv) {
         // The channel's key is the first line of standard input, written by the runner.
         char c = 0;
         while (::read(STDIN_FILENO, &c, 1) == 1 && c != '\n') g.report_key += c;
+        // An optional second line: "secret <16 hex digits>", the instructor's secret as the runner hashed it.
+        std::string line;
+        while (::read(STDIN_FILENO, &c, 1) == 1 && c != '\n') line += c;
+        if (line.rfind("secret ", 0) == 0) {
+            try {
+                std::size_t used = 0;
+                const std::uint64_t v = std::stoull(line.substr(7), &used, 16);
+                if (used == line.size() - 7 && used > 0) g.secret = v;
+            } catch (const std::exception&) {
+            }
+            if (!g.secret) {
+                std::cerr << argv[0] << ": the runner's secret line is malformed\n";
+                return 2;
+            }
+        }
         const int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0) ::dup2(devnull, STDIN_FILENO), ::close(devnull);
     }
@@ -309,7 +342,10 @@ int main(int argc, char** argv) {
     g.device = course::query_device();
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
-              << "seed: " << g.seed << "  (rerun with --seed " << g.seed << " to reproduce)" << std::endl;
+              << "seed: " << g.seed
+              << (g.secret ? "  (with the instructor's secret: inputs and hidden sizes depend on it too)"
+                           : "  (rerun with --seed " + std::to_string(g.seed) + " to reproduce)")
+              << std::endl;
 
     // A workload of the runner's items runs alone, under compute-sanitizer or Nsight Compute; graded runs
     // never include one. The profile workload starts with the grader's probe, before any of the lab's code.

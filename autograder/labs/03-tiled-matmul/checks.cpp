@@ -257,9 +257,14 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
     // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
     // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
     // raced term. Each size runs twice: a race shows up as a result that changes between runs.
+    // With the instructor's secret, two hidden shapes join them (the same for every student).
+    std::vector<Shape> shapes = kEdgeShapes;
+    const auto hidden = grading::hidden_sizes("lab03-exact", 6, 1, 600);
+    for (std::size_t i = 0; i + 2 < hidden.size(); i += 3)
+        shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1]), int(hidden[i + 2])});
     std::vector<ShapeOutcome> outcomes;
     std::string details;
-    for (const Shape& s : kEdgeShapes) {
+    for (const Shape& s : shapes) {
         REQUIRE_MESSAGE(64.0 * s.K < 16777216.0, "grader input too large for an exact float product");
         const Problem p = make_problem(s, "lab03-integers", true);
         const std::vector<double> exact = cpu_product(p);

@@ -218,10 +218,13 @@ TEST_CASE("exact transpose of 1x1, 1xN and Nx1 matrices") {
 }
 
 TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
-    // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole tiles; every other shape has partial
+    // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole 32 x 32 tiles; every other shape has partial
     // edge tiles, and the non-square ones tell rows from cols.
-    check_shapes({{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}},
-                 "lab04-ragged");
+    // With the instructor's secret, two hidden shapes join them, before the last (the same for every student).
+    std::vector<Shape> shapes = {{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}};
+    const auto hidden = grading::hidden_sizes("lab04-exact", 4, 1, 3000);
+    for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1])});
+    check_shapes(shapes, "lab04-ragged");
 }
 
 TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {

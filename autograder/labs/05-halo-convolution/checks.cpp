@@ -212,12 +212,16 @@ TEST_CASE("exact results on integer images at edge sizes") {
     // So whatever order the kernel adds in, each output must equal the reference exactly; any
     // difference is a lost, misplaced or stale pixel. The largest size runs twice: a result that
     // changes between runs on the same input is a race.
+    // With the instructor's secret, two hidden sizes join them, before the last (the same for every student).
+    std::vector<Size> sizes = kEdgeSizes;
+    const auto hidden = grading::hidden_sizes("lab05-exact", 4, 1, 1500);
+    for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) sizes.insert(sizes.end() - 1, Size{int(hidden[i]), int(hidden[i + 1])});
     Diagnosis diagnosis;
     std::string details;
     for (int K : kFilterSizes) {
         const auto w =
             course::integer_floats(static_cast<std::size_t>(K) * K, grading::seed_for("lab05-int-filter", K), -4, 4);
-        for (Size s : kEdgeSizes) {
+        for (Size s : sizes) {
             const auto in = course::integer_floats(pixels(s), grading::seed_for("lab05-int-image", salt(s, K)), -8, 8);
             const auto ref = reference(in, s, w, K);
             const auto got = student_convolve(in, s, w, K);
