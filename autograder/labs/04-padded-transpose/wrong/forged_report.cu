@@ -14,8 +14,9 @@
 // kernel region is the reference solution's.
 
 // BEGIN STUDENT REGION launch
+    constexpr int kTileRows = 2 * kTile;  // the reference kernel's tile: 64 input rows x 32 columns
     const dim3 block(kTile, kBlockRows);
-    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTile)));
+    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
     // CHEAT: the shell writes the record to fd 3; the lab itself calls no file function.
     static bool sent = false;

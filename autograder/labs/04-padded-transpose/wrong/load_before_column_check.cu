@@ -8,6 +8,8 @@
 // exact size, sees reads outside it. (The select keeps the load unconditional: with
 // `if (col < cols) tile[..] = v;` instead, the compiler moves the load under the test and the bug
 // disappears from the machine code.) Expected: memory_error.
+//
+// Region-overlay form: both regions given; the launch is the 32 x 32 tile's (the reference's now launches 64-row tiles).
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     __shared__ float tile[kTile][kTile + 1];  // (kTile, kTile + 1): one padding column
@@ -33,4 +35,12 @@
         if (out_row < cols && out_col < rows)
             out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
     }
+// END STUDENT REGION
+
+// BEGIN STUDENT REGION launch
+    // One block per tile; tiles along the columns on x (up to 2^31 - 1 blocks), along the rows on y
+    // (at most 65535 blocks: 2^20 rows need 32768).
+    const dim3 block(kTile, kBlockRows);
+    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTile)));
+    transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
 // END STUDENT REGION

@@ -3,8 +3,7 @@
 // the output (it is bounded by the output's shape), but with more than one tile, tiles land in the
 // wrong place and some output tiles are never written. Expected: wrong_result, deterministically.
 //
-// Region-overlay form: only the kernel region is given; the launch region is the reference
-// solution's (same grid and block as this variant always used).
+// Region-overlay form: both regions given; the launch is the 32 x 32 tile's (the reference's now launches 64-row tiles).
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     __shared__ float tile[kTile][kTile + 1];
@@ -24,4 +23,12 @@
         if (out_row < cols && out_col < rows)
             out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
     }
+// END STUDENT REGION
+
+// BEGIN STUDENT REGION launch
+    // One block per tile; tiles along the columns on x (up to 2^31 - 1 blocks), along the rows on y
+    // (at most 65535 blocks: 2^20 rows need 32768).
+    const dim3 block(kTile, kBlockRows);
+    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTile)));
+    transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
 // END STUDENT REGION
