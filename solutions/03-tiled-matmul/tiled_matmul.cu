@@ -18,26 +18,39 @@
 namespace lab03 {
 
 // BEGIN STUDENT REGION configuration
-// Top tier: register blocking. A block of 256 threads computes a 128 x 128 tile of C; each thread
-// keeps an 8 x 8 micro-tile of it in registers. Per step along K a thread reads 8 values of A and
-// 8 of B from shared memory and does 64 FMAs with them: 4 FMAs per float read instead of the basic
-// tier's 1/2, which is what lets the FMA units, not shared memory, set the pace.
+// Top tier: warp tiling on top of register blocking. A block of 256 threads (8 warps) computes a
+// 128 x 256 tile of C. The warps are arranged 2 x 4 over it, each owning a 64 x 64 warp tile, and
+// the 32 lanes of a warp are arranged 8 x 4 over that, each owning an 8 x 16 thread tile: 128
+// accumulators in registers. Per step along K a thread reads 8 values of A and 16 of B from shared
+// memory (6 float4 reads) and does 128 FMAs with them, about 5 FMAs per float read (the basic tier:
+// 1/2), so the FMA units, not shared memory, set the pace.
 constexpr int kBM = 128;  // rows of C per block
-constexpr int kBN = 128;  // columns of C per block
+constexpr int kBN = 256;  // columns of C per block
 constexpr int kBK = 8;    // depth of one K tile
-constexpr int kTM = 8;    // rows of the micro-tile
-constexpr int kTN = 8;    // columns of the micro-tile
-constexpr int kThreads = (kBM / kTM) * (kBN / kTN);  // 256
-// 2 blocks x 256 threads x at most 128 registers = the whole register file of an SM: enough warps
-// to hide latency, and a register budget that holds the 64 accumulators without spilling.
-constexpr int kMinBlocksPerSm = 2;
-// A is stored transposed (k-major), so a thread's 8 values of A at one k are contiguous and come in
-// two float4 reads. The transposing store writes 4 different rows of As per thread; padding each row
-// by 4 floats places those rows 16 banks apart, so the store is free of bank conflicts.
+constexpr int kWM = 64;   // rows of C per warp (the warp tile)
+constexpr int kWN = 64;   // columns of C per warp
+constexpr int kTM = 8;    // rows of C per thread (the thread tile)
+constexpr int kTN = 16;   // columns of C per thread
+constexpr int kWarpsN = kBN / kWN;                    // 4 warps across the block's tile (and 2 down)
+constexpr int kLanesM = kWM / kTM;                    // 8 lanes down a warp tile
+constexpr int kLanesN = kWN / kTN;                    // 4 lanes across it
+constexpr int kThreads = (kBM / kWM) * kWarpsN * 32;  // 2 x 4 warps: 256 threads
+// kThreads and kMinBlocksPerSm are the kernel's __launch_bounds__. With 1 block an SM the compiler
+// may give a thread up to 255 registers: the 128 accumulators, 8 + 16 operands and the next tile's
+// 3 float4 fit without spilling (225 registers for sm_90). 256 threads x 225 registers take most of
+// an SM's 65536, so one block (8 warps) runs on an SM at a time; each thread's 128 independent FMAs
+// per k keep the FMA units busy without more warps.
+constexpr int kMinBlocksPerSm = 1;
+// A is stored transposed (k-major), so a thread's 8 values of A at one k are two contiguous float4.
+// Padding each row by 4 floats makes the transposing stores free of bank conflicts (see the kernel).
 constexpr int kPadA = 4;
+constexpr int kLoadsA = kBM * kBK / 4 / kThreads;  // float4 of the A tile each thread loads: 1
+constexpr int kLoadsB = kBK * kBN / 4 / kThreads;  // float4 of the B tile each thread loads: 2
 
-static_assert(kBM * kBK / 4 == kThreads && kBK * kBN / 4 == kThreads, "each thread loads one float4 of A and one of B");
-static_assert(kTM == 8 && kTN == 8 && kBM == 16 * kTM && kBN == 16 * kTN, "a 16 x 16 grid of 8 x 8 micro-tiles");
+static_assert(kLanesM * kLanesN == 32 && kTM % 4 == 0 && kTN % 4 == 0, "32 lanes a warp, float4 pieces of a thread tile");
+static_assert(kBM % kWM == 0 && kBN % kWN == 0, "whole warp tiles");
+static_assert(kLoadsA * kThreads * 4 == kBM * kBK && kLoadsB * kThreads * 4 == kBK * kBN, "whole float4 tiles");
+static_assert(2 * kBK * (kBM + kPadA + kBN) * 4 <= 48 * 1024, "two stages of static shared memory within 48 KB");
 
 // Loads columns col..col+3 (col a multiple of 4) of row `row` of a rows x cols row-major matrix,
 // with zeros for whatever lies outside it. `vec`: cols % 4 == 0 and m is 16-byte aligned, so the
@@ -78,59 +91,96 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
                         int K) {
     // BEGIN STUDENT REGION tiled_matmul_kernel
     // Two stages of each tile (double buffering): while the block computes on one, the next tile's
-    // global loads are in flight into registers and then go to the other stage.
-    __shared__ __align__(16) float As[2][kBK][kBM + kPadA];  // (stage, BK, BM + pad): A transposed
-    __shared__ __align__(16) float Bs[2][kBK][kBN];          // (stage, BK, BN)
+    // global loads are in flight into registers and then go to the other stage. 24832 bytes in all.
+    __shared__ __align__(16) float As[2][kBK][kBM + kPadA];  // (stage, k, m): A transposed, As[k][m] = A(m, k)
+    __shared__ __align__(16) float Bs[2][kBK][kBN];          // (stage, k, n): B as it comes
 
-    const int tid = threadIdx.x;
-    // Owner of each micro-tile: warps as 4 x 2, lanes as 4 x 8. At one k, a warp then reads 4
-    // distinct float4 of As and 8 distinct (contiguous) float4 of Bs: each read is one wavefront.
-    // A thread owns rows ty*4 + (0..3) and 64 + ty*4 + (0..3), columns likewise with tx: two
-    // float4 halves 64 apart, so that neighbouring threads read and write neighbouring float4.
-    const int warp = tid / 32, lane = tid % 32;
-    const int ty = (warp / 2) * 4 + lane / 8;  // 0..15
-    const int tx = (warp % 2) * 8 + lane % 8;  // 0..15
-
-    const int a_row = tid / (kBK / 4), a_col = (tid % (kBK / 4)) * 4;  // this thread's float4 of the A tile
-    const int b_row = tid / (kBN / 4), b_col = (tid % (kBN / 4)) * 4;  // this thread's float4 of the B tile
     const int block_row = blockIdx.y * kBM, block_col = blockIdx.x * kBN;
+
+    // Which outputs. Warp w owns the warp tile at rows (w / 4) * 64 and columns (w % 4) * 64 of the
+    // block's tile; its lane (ly, lx) = (lane / 4, lane % 4) owns, inside it, rows ly*4 + (0..3) and
+    // 32 + ly*4 + (0..3), and columns lx*4 + 16h + (0..3) for h = 0..3: float4 pieces interleaved with
+    // the other lanes' (not 8 x 16 consecutive outputs), so that neighbouring lanes read neighbouring
+    // float4 of shared memory and store neighbouring float4 of C. m0 and n0 are its first row and column.
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int m0 = (warp / kWarpsN) * kWM + (lane / kLanesN) * 4;
+    const int n0 = (warp % kWarpsN) * kWN + (lane % kLanesN) * 4;
 
     // float4 access needs rows that start 16-byte aligned: a row length that is a multiple of 4.
     const bool vec_a = K % 4 == 0 && reinterpret_cast<std::uintptr_t>(A) % 16 == 0;
     const bool vec_b = N % 4 == 0 && reinterpret_cast<std::uintptr_t>(B) % 16 == 0;
     const bool vec_c = N % 4 == 0 && reinterpret_cast<std::uintptr_t>(C) % 16 == 0;
 
-    auto stage_tiles = [&](int stage, float4 a, float4 b) {
-        As[stage][a_col + 0][a_row] = a.x;  // transposed: As[k][m] = A(m, k)
-        As[stage][a_col + 1][a_row] = a.y;
-        As[stage][a_col + 2][a_row] = a.z;
-        As[stage][a_col + 3][a_row] = a.w;
-        *reinterpret_cast<float4*>(&Bs[stage][b_row][b_col]) = b;
+    // Global -> registers. Float4 number f = tid + i * kThreads of the A tile (128 x 8) is row f / 2,
+    // columns (f % 2) * 4 ..: a warp reads 16 rows x 32 contiguous bytes of A, whole 32-byte sectors.
+    // Of the B tile (8 x 256), row f / 64, columns (f % 64) * 4 ..: a warp reads 512 contiguous bytes.
+    float4 a_next[kLoadsA], b_next[kLoadsB];
+    auto load_tiles = [&](int k0) {
+#pragma unroll
+        for (int i = 0; i < kLoadsA; ++i) {
+            const int f = tid + i * kThreads;
+            a_next[i] = load_quad(A, M, K, block_row + f / (kBK / 4), k0 + (f % (kBK / 4)) * 4, vec_a);
+        }
+#pragma unroll
+        for (int i = 0; i < kLoadsB; ++i) {
+            const int f = tid + i * kThreads;
+            b_next[i] = load_quad(B, K, N, k0 + f / (kBN / 4), block_col + (f % (kBN / 4)) * 4, vec_b);
+        }
+    };
+    // Registers -> shared stage s, A transposed. Bank conflicts (bank = word index % 32): each of a
+    // thread's four scalar stores of A writes, across a warp, 16 consecutive m in each of two rows of
+    // As 4 apart (k and k + 4); padded to 132 floats those rows lie 4 x 132 = 528 words, 16 banks,
+    // apart, so the warp's 32 stores hit 32 different banks. A warp's float4 stores of B fill 512
+    // contiguous bytes of one row: 4 wavefronts, the least 512 bytes can take.
+    auto store_tiles = [&](int s) {
+#pragma unroll
+        for (int i = 0; i < kLoadsA; ++i) {
+            const int f = tid + i * kThreads, m = f / (kBK / 4), k = (f % (kBK / 4)) * 4;
+            As[s][k + 0][m] = a_next[i].x;
+            As[s][k + 1][m] = a_next[i].y;
+            As[s][k + 2][m] = a_next[i].z;
+            As[s][k + 3][m] = a_next[i].w;
+        }
+#pragma unroll
+        for (int i = 0; i < kLoadsB; ++i) {
+            const int f = tid + i * kThreads;
+            *reinterpret_cast<float4*>(&Bs[s][f / (kBN / 4)][(f % (kBN / 4)) * 4]) = b_next[i];
+        }
     };
 
-    float acc[kTM][kTN] = {};
-    float4 a_next = load_quad(A, M, K, block_row + a_row, a_col, vec_a);
-    float4 b_next = load_quad(B, K, N, b_row, block_col + b_col, vec_b);
-    stage_tiles(0, a_next, b_next);
+    float acc[kTM][kTN];  // the thread tile: 8 x 16 outputs, in registers throughout
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+        for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
+
+    load_tiles(0);
+    store_tiles(0);
     __syncthreads();
 
     const int tiles = (K + kBK - 1) / kBK;
     for (int t = 0; t < tiles; ++t) {
-        const int stage = t % 2;
+        const int s = t & 1;
         const bool more = t + 1 < tiles;
-        if (more) {  // issued now, used after the compute below: the loads' latency hides behind 512 FMAs
-            const int k0 = (t + 1) * kBK;
-            a_next = load_quad(A, M, K, block_row + a_row, k0 + a_col, vec_a);
-            b_next = load_quad(B, K, N, k0 + b_row, block_col + b_col, vec_b);
-        }
+        if (more) load_tiles((t + 1) * kBK);  // issued now, used after the FMAs below: their latency hides there
 #pragma unroll
         for (int k = 0; k < kBK; ++k) {
-            const float4 a_lo = *reinterpret_cast<const float4*>(&As[stage][k][ty * 4]);
-            const float4 a_hi = *reinterpret_cast<const float4*>(&As[stage][k][kBM / 2 + ty * 4]);
-            const float4 b_lo = *reinterpret_cast<const float4*>(&Bs[stage][k][tx * 4]);
-            const float4 b_hi = *reinterpret_cast<const float4*>(&Bs[stage][k][kBN / 2 + tx * 4]);
-            const float a[kTM] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-            const float b[kTN] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+            // Operands at this k: 2 float4 of A (rows m0 + 32g + (0..3)) and 4 of B (columns
+            // n0 + 16h + (0..3)), 6 shared reads for 128 FMAs. Conflict-free: for each g the warp's
+            // 32 lanes read only 8 distinct float4 of As, 128 contiguous bytes (the 4 lanes of a lane
+            // row share one, a broadcast), and for each h only 4 distinct float4 of Bs, 64 contiguous
+            // bytes: each read is a single wavefront.
+            float a[kTM], b[kTN];
+#pragma unroll
+            for (int g = 0; g < kTM / 4; ++g) {
+                const float4 v = *reinterpret_cast<const float4*>(&As[s][k][m0 + g * 4 * kLanesM]);
+                a[4 * g] = v.x, a[4 * g + 1] = v.y, a[4 * g + 2] = v.z, a[4 * g + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < kTN / 4; ++h) {
+                const float4 v = *reinterpret_cast<const float4*>(&Bs[s][k][n0 + h * 4 * kLanesN]);
+                b[4 * h] = v.x, b[4 * h + 1] = v.y, b[4 * h + 2] = v.z, b[4 * h + 3] = v.w;
+            }
 #pragma unroll
             for (int i = 0; i < kTM; ++i)
 #pragma unroll
@@ -138,17 +188,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
         }
         // The stage written here was last read in the previous iteration, which every thread
         // finished before the barrier that ended it: with two stages, one barrier per tile suffices.
-        if (more) stage_tiles(stage ^ 1, a_next, b_next);
+        if (more) store_tiles(s ^ 1);
         __syncthreads();
     }
 
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
-        const int row = block_row + (i / 4) * (kBM / 2) + ty * 4 + i % 4;
+        const int row = block_row + m0 + (i / 4) * 4 * kLanesM + i % 4;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
+        for (int h = 0; h < kTN / 4; ++h) {
             const float4 v = make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-            store_quad(C, M, N, row, block_col + h * (kBN / 2) + tx * 4, v, vec_c);
+            store_quad(C, M, N, row, block_col + n0 + h * 4 * kLanesN, v, vec_c);
         }
     }
     // END STUDENT REGION
