@@ -6,10 +6,12 @@
 #
 #   bash .ci/gpu-validate.sh [extra cmake -D options]
 #
-# STAGES (default "build test grade stability roster") picks parts, so that the whole fits in several
+# STAGES (default "build test grade stability bench roster") picks parts, so that the whole fits in several
 # calls of a time-limited machine: build (configure and build), test (ctest), grade (solutions and
-# starters graded, six labs timed with the memory and race check, the wrong-architecture exit),
-# stability (the solutions graded 10 times: identical verdicts), roster (.ci/gpu-roster.sh: 30 generated
+# starters graded, six labs timed with the memory and race check, the solutions graded again with an
+# instructor's secret, the wrong-architecture exit), stability (the solutions graded 10 times: identical
+# verdicts), bench (build/bench/bench: the references against the naive baselines and the peers, CSV and
+# SVG in $LOGS), roster (.ci/gpu-roster.sh: 30 generated
 # submissions, some also graded alone). A stage after build reuses $BUILD.
 #
 # A GPU machine without the course's Debian packages: put their .deb files in .debs/ (apt-get download
@@ -24,10 +26,10 @@ source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 command -v jsonschema > /dev/null || extra+=(-DCOURSE_REPORT_SCHEMA_TESTS=OFF)
 command -v doxygen > /dev/null || extra+=(-DCOURSE_BUILD_DOCS=OFF)
 set -- "${extra[@]}" "$@"
-STAGES=${STAGES:-build test grade stability roster}
+STAGES=${STAGES:-build test grade stability bench roster}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$LOGS/gpu.txt"
-ctest_rc=0 sol_rc=0 starter_rc=1 arch_rc=78 stable_rc=0 roster_rc=0
+ctest_rc=0 sol_rc=0 starter_rc=1 arch_rc=78 stable_rc=0 roster_rc=0 secret_rc=0 bench_rc=0
 if has build; then
 SECONDS=0
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "$@" > "$LOGS/configure.log" 2>&1 || { tail -30 "$LOGS/configure.log"; exit 1; }
@@ -58,6 +60,15 @@ starter_rc=$?
 echo "== starters graded (rc $starter_rc, ${SECONDS}s wall)"
 cp "$BUILD"/grading/*.log "$LOGS/" 2>/dev/null || true
 
+# With an instructor's secret (hidden sizes, inputs from the secret too) the solutions still pass.
+printf 'validation secret %s\n' "$RANDOM$RANDOM" > "$LOGS/secret.txt"
+SECONDS=0
+"$BUILD/grade" --tree solution --no-build --sanitizer off --profile off --secret-file "$LOGS/secret.txt" \
+  > "$LOGS/grade-solutions-secret.log" 2>&1
+secret_rc=$?
+echo "== solutions graded with a secret (rc $secret_rc, ${SECONDS}s): $(grep -E '^Total' "$LOGS/grade-solutions-secret.log")"
+grep -m1 "instructor's secret" "$LOGS/grade-solutions-secret.log"
+
 # A build without code for this GPU must say so and exit 78, not crash.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
 other=75; [[ $arch == 75 ]] && other=80
@@ -85,9 +96,17 @@ done | tee "$LOGS/stable.txt" | sort | uniq -c
 echo "== stability: 10 gradings of the solutions, $(sort -u "$LOGS/stable.txt" | wc -l) distinct verdict(s), ${SECONDS}s"
 fi
 
+if has bench; then
+SECONDS=0
+timeout 300 "$BUILD/bench/bench" --rounds 15 --csv "$LOGS/bench.csv" --svg "$LOGS/bench.svg" > "$LOGS/bench.txt" 2>&1
+bench_rc=$?
+echo "== bench (rc $bench_rc, ${SECONDS}s):"; sed -n '/^Copy roofline/,$p' "$LOGS/bench.txt"
+fi
+
 if has roster; then
 BUILD="$BUILD" N=${N:-30} K=${K:-3} bash .ci/gpu-roster.sh
 roster_rc=$?
 fi
 # Solutions must pass (0) and the starters must fail (1); ctest must be green.
-[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 && $arch_rc -eq 78 && $stable_rc -eq 0 && $roster_rc -eq 0 ]]
+[[ $ctest_rc -eq 0 && $sol_rc -eq 0 && $starter_rc -eq 1 && $arch_rc -eq 78 && $stable_rc -eq 0 && $roster_rc -eq 0 &&
+   $secret_rc -eq 0 && $bench_rc -eq 0 ]]
