@@ -30,6 +30,7 @@
 #include "results.hpp"
 #include "profile.hpp"
 #include "sanitizer.hpp"
+#include "secret.hpp"
 #include "verdict.hpp"
 
 #include "device_info.hpp"
@@ -94,9 +95,15 @@ struct Options {
     std::string profile_mode = "auto";
     std::optional<std::string> ncu;
     double profile_timeout_s = 180;
-    std::string secret_input;  // "secret <hex>\n" for the lab programs' stdin, or "" without --secret-file
+    std::optional<std::string> secret;  // the instructor's secret (--secret-file); never given to a lab as it is
     std::string gpu_lock;
 };
+
+// What a lab program of a run with @p seed reads of the instructor's secret after the channel's key: a
+// value keyed by the secret and the seed, so nothing a lab learns in one run carries to another.
+std::string secret_input(const Options& o, std::uint64_t seed) {
+    return o.secret ? secret_line(secret_for_run(*o.secret, seed)) : std::string();
+}
 
 // Builds one lab program. On failure, the outcome says why: a refusal found by assemble_lab or audit_lab
 // (their verdicts), else the compiler's first error. The verdicts' notes (edits outside the regions, a
@@ -231,7 +238,8 @@ std::optional<int> run_checks(const Options& o, std::vector<LabJob>& jobs, const
                 std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
                                                 std::to_string(kReportFd), "--artifacts", log_dir.string()};
                 if (o.quick) cmd.push_back("--quick");
-                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key, o.secret_input);
+                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key,
+                                           secret_input(o, info.seed));
                 outcome.timeout_s = o.timeout_s;
                 // 77 and 78 are believed only from a program that had not started its checks: a lab's
                 // code that ends the process with them must not turn a grade into "no GPU".
@@ -319,7 +327,7 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
                                                       "--sanitizer-workload"};
             run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, program),
                                            o.sanitizer_timeout_s, stem + ".output.log", run.seconds, scratch.string(),
-                                           &run.records, t.key, o.secret_input);
+                                           &run.records, t.key, secret_input(o, t.seed));
             run.log_text = read_file(run.log_path);
         }
     };
@@ -382,9 +390,9 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
                                                   "--profile-workload"};
         run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, program), o.profile_timeout_s,
                                        stem + ".output.log", run.seconds, scratch.string(), &run.records, key,
-                                       o.secret_input);
+                                       secret_input(o, seed));
         run.log_text = read_file(run.log_path);
-        CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s);
+        CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s, "lab" + j.lab->id);
         std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
         for (const auto& other : results[i].checks)
             if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
@@ -815,7 +823,7 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_option("--secret-file", secret_path,
                    "the instructor's secret (a file kept out of the student release): the inputs then depend on it "
-                   "as well as on the seed, and each lab adds hidden sizes drawn from it, the same for every student");
+                   "as well as on the seed, and each lab adds hidden sizes drawn from both, new in every run");
     app.add_option("--gpu-lock", o.gpu_lock, "the lock file every grade process on this machine holds while it uses the GPU");
     app.add_flag("--quick", o.quick, "fewer timing repetitions (smoke tests only; not for grades)");
     app.add_flag("--allow-no-gpu", allow_no_gpu,
@@ -922,18 +930,14 @@ int main(int argc, char** argv) {
     o.sanitizer = find_compute_sanitizer(sanitizer_path);
     o.ncu = find_tool(ncu_path, "ncu");
     if (!secret_path.empty()) {
-        // Hashed here; the lab programs get only the hash, on their standard input, never in argv or the
-        // environment, and it is never printed.
+        // Kept here: each lab program gets only a per-run value keyed by it (secret.hpp), never in argv or
+        // the environment, and it is never printed.
         const auto text = read_text_file(secret_path);
         if (!text) return usage("--secret-file: cannot read " + secret_path);
         std::string secret = *text;
         while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r' || secret.back() == ' ')) secret.pop_back();
         if (secret.size() < 8) return usage("--secret-file: " + secret_path + " holds fewer than 8 characters of secret");
-        std::uint64_t h = 0x5ec2e7f11e5eedULL;
-        for (unsigned char ch : secret) h = course::hash64(h, ch);
-        std::ostringstream hex;
-        hex << "secret " << std::hex << h << "\n";
-        o.secret_input = hex.str();
+        o.secret = secret;
     }
 
     const course::GpuCheck gpu = course::check_gpu();
@@ -942,7 +946,7 @@ int main(int argc, char** argv) {
         RunInfo info;
         info.gpu = gpu.status == course::GpuStatus::Ready ? course::query_device().fingerprint() : "none (built only)";
         info.seed = seed ? *seed : course::seed_from_env_or_entropy();
-        info.secret = !o.secret_input.empty();
+        info.secret = o.secret.has_value();
         if (gpu.status != course::GpuStatus::Ready && !merge_only)
             std::cerr << "grade: " << gpu.message << ": building every submission, running nothing\n";
         else if (!merge_only)
@@ -1023,7 +1027,7 @@ int main(int argc, char** argv) {
     RunInfo info;
     info.gpu = course::query_device().fingerprint();
     info.seed = seed ? *seed : course::seed_from_env_or_entropy();
-    info.secret = !o.secret_input.empty();
+    info.secret = o.secret.has_value();
     std::cout << "GPU:  " << info.gpu << "\nseed: " << info.seed << "  (grade --seed " << info.seed
               << (info.secret ? " --secret-file " + secret_path : "") << " reproduces these inputs)\n"
               << std::flush;

@@ -77,7 +77,7 @@ bool is_probe(const std::string& kernel) {
 }
 }  // namespace
 
-std::vector<SharedTraffic> parse_ncu_csv(const std::string& text) {
+std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* malformed) {
     static const char* metrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                                     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
@@ -102,7 +102,11 @@ std::vector<SharedTraffic> parse_ncu_csv(const std::string& text) {
         }
         if (header.empty() || line.empty() || line[0] != '"') continue;
         const auto f = csv_fields(line);
-        if (f.size() != header.size() || number(f[0]) != number(f[0])) continue;  // the units row, or not a record
+        if (f.size() == header.size() && f[0].empty()) continue;  // the units row
+        if (f.size() != header.size() || number(f[0]) != number(f[0])) {
+            if (malformed) ++*malformed;
+            continue;
+        }
         SharedTraffic t;
         t.kernel = f[name_col];
         double* fields[] = {&t.load_wavefronts, &t.load_conflicts, &t.store_wavefronts, &t.store_conflicts};
@@ -142,7 +146,7 @@ CheckResult bank_conflicts_not_built(const RubricBankConflicts& item, const Proc
 }
 
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
-                                 double timeout_s) {
+                                 double timeout_s, const std::string& lab_namespace) {
     CheckResult c = base(item);
     c.seconds = run.seconds;
     const std::string where = " (log: " + run.log_path + ")";
@@ -160,8 +164,10 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
     }
     std::vector<SharedTraffic> kernels;
     std::string unreadable;
+    std::size_t malformed = 0;
+    std::string line_of_log;
     try {
-        kernels = parse_ncu_csv(run.log_text);
+        kernels = parse_ncu_csv(run.log_text, &malformed);
     } catch (const std::exception& e) {
         unreadable = e.what();
     }
@@ -169,25 +175,27 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
     // what its access pattern must give, the counters cannot be trusted here. Its name is the grader's own
     // (a lab may define nothing outside its namespace); every other kernel is the lab's.
     std::vector<SharedTraffic> lab_kernels;
+    std::size_t probes = 0;
     if (unreadable.empty()) {
-        std::vector<SharedTraffic> probes;
-        for (const auto& k : kernels) (is_probe(k.kernel) ? probes : lab_kernels).push_back(k);
-        if (probes.size() != 1)
-            unreadable = "the grader's probe kernel was profiled " + std::to_string(probes.size()) + " times, not once";
-        else {
-            const SharedTraffic& p = probes.front();
-            const double ld = conflict_share(p.load_conflicts, p.load_wavefronts);
-            const double st = conflict_share(p.store_conflicts, p.store_wavefronts);
+        const SharedTraffic* probe = nullptr;
+        for (const auto& k : kernels) {
+            if (is_probe(k.kernel)) ++probes, probe = &k;
+            else lab_kernels.push_back(k);
+        }
+        if (probes == 0) unreadable = "the grader's probe kernel was not profiled";
+        else if (probes == 1) {
+            const double ld = conflict_share(probe->load_conflicts, probe->load_wavefronts);
+            const double st = conflict_share(probe->store_conflicts, probe->store_wavefronts);
             if (!(ld > 0.4 && ld < 0.6 && st < 0.05))
-                unreadable = "the counters misread the grader's probe (" + describe(p) +
+                unreadable = "the counters misread the grader's probe (" + describe(*probe) +
                              "; expected about 50% of its loads as replays, and none of its stores)";
         }
     }
     if (!unreadable.empty()) {
-        // Either Nsight Compute cannot read this GPU's counters (no permission, a virtual machine), or the
-        // lab's code kept the probe from running. Only a workload that ran to its end is given the benefit.
+        // Nsight Compute cannot read this GPU's counters (no permission, a virtual machine): only a workload
+        // that ran to its end faithfully is given the benefit (ncu's own exit status may say the error).
         nlohmann::json end;
-        if (o.code == 0 && workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end).empty()) {
+        if (workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end).empty()) {
             std::string why = "Nsight Compute could not measure this GPU's shared-memory counters";
             if (run.log_text.find("ERR_NVGPUCTRPERM") != std::string::npos)
                 why += " (ERR_NVGPUCTRPERM: profiling needs administrator rights on this machine)";
@@ -212,6 +220,38 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
         set_failure(c, Failure::GraderIntegrity, unreadable + where);
         return c;
     }
+    // The counters work (the probe read true): a kernel ncu could not profile, or a report row that cannot
+    // be read, is a measurement missing, not a reason to skip.
+    if (malformed > 0) {
+        set_failure(c, Failure::GraderIntegrity, std::to_string(malformed) + " row(s) of ncu's report cannot be read" + where);
+        return c;
+    }
+    for (std::istringstream lines(run.log_text); std::getline(lines, line_of_log);)
+        if (line_of_log.rfind("==ERROR==", 0) == 0) {
+            set_failure(c, Failure::GraderIntegrity, "Nsight Compute: " + line_of_log.substr(10) + where);
+            return c;
+        }
+    // Only the grader launches its probe, once; every other kernel must be the lab's own.
+    if (probes > 1) {
+        set_failure(c, Failure::GraderIntegrity,
+                    "the grader's probe kernel ran " + std::to_string(probes) + " times; only the grader launches it" + where);
+        return c;
+    }
+    for (const SharedTraffic& k : lab_kernels)
+        if (k.kernel.rfind(lab_namespace + "::", 0) != 0 && k.kernel.rfind("void " + lab_namespace + "::", 0) != 0) {
+            set_failure(c, Failure::GraderIntegrity,
+                        "a kernel outside namespace " + lab_namespace + " ran in the lab's workload: " + k.kernel + where);
+            return c;
+        }
+    // The traffic a transpose needs: for every 32 elements, one conflict-free load wavefront and one store
+    // wavefront. Conflicts are counted against that, so shared-memory traffic added on purpose (to dilute
+    // them) changes nothing.
+    const double elements = end.value("value", 0.0);
+    if (!(elements >= 32)) {
+        set_failure(c, Failure::GraderIntegrity, "the workload did not say how many elements it transposed" + where);
+        return c;
+    }
+    const double needed = elements / 32.0;
     SharedTraffic lab{"the lab's kernels"};
     for (const SharedTraffic& k : lab_kernels) {
         for (double v : {k.load_wavefronts, k.load_conflicts, k.store_wavefronts, k.store_conflicts})
@@ -224,15 +264,16 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
         lab.store_wavefronts += k.store_wavefronts;
         lab.store_conflicts += k.store_conflicts;
     }
-    const double ld = conflict_share(lab.load_conflicts, lab.load_wavefronts);
-    const double st = conflict_share(lab.store_conflicts, lab.store_wavefronts);
+    const double ld = lab.load_conflicts / needed, st = lab.store_conflicts / needed;
     c.value = std::max(ld, st);
     c.threshold = item.max_share;
-    c.unit = " replayed";  // the larger of the loads' and the stores' conflict shares
+    c.unit = " replays per wavefront needed";  // the larger of the loads' and the stores'
     c.higher_is_better = false;
     c.notes.push_back("Nsight Compute, " + std::to_string(lab_kernels.size()) + " kernel launch(es) of the lab: " +
                       describe(lab).substr(lab.kernel.size() + 2));
     for (std::size_t i = 0; i < lab_kernels.size() && i < 4; ++i) c.notes.push_back("  " + describe(lab_kernels[i]));
+    c.notes.push_back(std::to_string(static_cast<long long>(elements)) + " elements transposed: at least " +
+                      std::to_string(static_cast<long long>(needed)) + " load and as many store wavefronts needed");
     if (lab.load_wavefronts + lab.store_wavefronts <= 0) {
         set_failure(c, Failure::TechniqueNotUsed, "the lab's kernels made no shared-memory access" + where);
         return c;
@@ -240,9 +281,10 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
     if (ld > item.max_share || st > item.max_share) {
         const bool loads = ld >= st;
         set_failure(c, Failure::TechniqueNotUsed,
-                    std::string("bank conflicts: ") + percent(loads ? ld : st) + " of the shared-memory " +
-                        (loads ? "load" : "store") + " wavefronts were replays (at most " + percent(item.max_share) +
-                        " allowed)" + where);
+                    std::string("bank conflicts: your kernels' shared-memory ") + (loads ? "loads" : "stores") +
+                        " took " + percent(loads ? ld : st) + " more wavefronts than the " +
+                        std::to_string(static_cast<long long>(needed)) + " a transpose of these matrices needs (at most " +
+                        percent(item.max_share) + " allowed)" + where);
         c.hint = "the 32 threads of a warp that read (or write) one tile column touch tile[r][c] for r = 0..31; with "
                  "rows of W floats those sit in banks (r * W + c) % 32, all different only when W is odd: pad the "
                  "row to kTile + 1 floats, or swizzle the column (c ^ r)";

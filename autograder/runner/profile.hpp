@@ -38,8 +38,9 @@ struct SharedTraffic {
 };
 
 /// @brief Reads `ncu --csv --page raw` output: one entry per profiled kernel, in launch order. Throws
-/// std::runtime_error when there is no result table or a metric's column is missing.
-std::vector<SharedTraffic> parse_ncu_csv(const std::string& text);
+/// std::runtime_error when there is no result table or a metric's column is missing. Rows after the
+/// header that are not records (a wrong number of fields, no ID) are counted in @p malformed.
+std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* malformed = nullptr);
 
 /// @brief The command that profiles @p program (argv, argv[0] a path) with @p ncu, its report going to
 /// @p log_file.
@@ -58,13 +59,17 @@ struct ProfileRun {
 /// @brief The conflict share of a kind of access: conflict replays / wavefronts (0 when none).
 inline double conflict_share(double conflicts, double wavefronts) { return wavefronts > 0 ? conflicts / wavefronts : 0.0; }
 
-/// @brief The item's result. Skipped (not run, max_points 0) only when the grader's own probe shows that
-/// the counters cannot be read on this machine; failed as TechniqueNotUsed when the lab's kernels' loads or
-/// stores have a conflict share above the rubric's limit, or did no shared-memory access at all; as the
-/// way the run ended when it timed out or crashed; as GraderIntegrity when the workload's records are not
-/// exactly one faithful start, end and done under @p key.
+/// @brief The item's result. The workload's end record gives the elements it transposed: a transpose
+/// needs one load and one store wavefront for every 32, and the lab's conflict replays (summed over its
+/// kernels) are counted against those, not against the traffic the lab made, so added conflict-free
+/// traffic cannot dilute them. Skipped (not run, max_points 0) only when the workload ran faithfully and
+/// the grader's probe was not profiled or misread (the counters cannot be read here); failed as
+/// TechniqueNotUsed when the loads' or the stores' replays exceed the rubric's share of what is needed,
+/// or the lab made no shared-memory access; as the way the run ended when it timed out or crashed; as
+/// GraderIntegrity when the workload's records are not exactly one faithful start, end and done under
+/// @p key, the probe ran more than once, or a kernel outside @p lab_namespace ran.
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
-                                 double timeout_s);
+                                 double timeout_s, const std::string& lab_namespace);
 
 /// @brief The item, not run: counted neither way (max_points 0), with @p why in its message.
 CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why);

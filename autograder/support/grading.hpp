@@ -42,9 +42,9 @@ const course::DeviceInfo& device();
 /// depends on it as well as on the printed seed, so the printed seed alone cannot rebuild the inputs.
 bool has_secret();
 
-/// @brief Sizes only the instructor's secret decides: @p count values in [@p lo, @p hi], the same for
-/// every student graded with that secret (and for every run), drawn from the secret and @p tag alone.
-/// Empty without a secret. Checks add them to the sizes their rubric names.
+/// @brief Sizes the instructor's secret decides: @p count values in [@p lo, @p hi], drawn from the secret,
+/// the run's seed and @p tag, so they are new in every run (a failure that names one tells nothing about
+/// the next run's). Empty without a secret. Checks add them to the sizes their rubric names.
 std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::int64_t lo, std::int64_t hi);
 
 /// @brief @p sizes with the hidden sizes hidden_sizes(@p tag, @p count, @p lo, @p hi) inserted before the

@@ -191,7 +191,7 @@ std::vector<std::size_t> with_hidden(std::vector<std::size_t> sizes, const std::
 std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::int64_t lo, std::int64_t hi) {
     std::vector<std::int64_t> out;
     if (!g.secret || hi < lo) return out;
-    const std::uint64_t base = course::derive_seed(*g.secret, "hidden-sizes:" + tag, 0);
+    const std::uint64_t base = course::derive_seed(course::hash64(*g.secret, g.seed), "hidden-sizes:" + tag, 0);
     const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
     for (int i = 0; i < count; ++i) out.push_back(lo + static_cast<std::int64_t>(course::hash64(base, i) % span));
     return out;

@@ -81,7 +81,7 @@ TEST_CASE("exact sum of integer-valued inputs at edge sizes") {
     // Every partial sum of integers whose magnitudes add up to less than 2^24 is itself an integer
     // below 2^24, which a float represents exactly. So whatever order the kernel adds in, the
     // result must equal the true sum exactly; any difference is a lost, doubled or raced element.
-    // With the instructor's secret, three hidden sizes join them (the same for every student).
+    // With the instructor's secret, three hidden sizes join them (new in every run).
     std::vector<grading::SizeOutcome> outcomes;
     std::string details;
     for (std::size_t n : grading::with_hidden(kEdgeSizes, "lab01-exact", 3, 2, std::size_t(1) << 22)) {

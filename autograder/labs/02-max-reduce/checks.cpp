@@ -201,7 +201,7 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
     course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
-    // With the instructor's secret, three hidden sizes join them (the same for every student).
+    // With the instructor's secret, three hidden sizes join them (new in every run).
     for (std::size_t n : grading::with_hidden(kEdgeSizes, "lab02-exact", 3, 2, std::size_t(1) << 22)) {
         const auto host = fill_uniform(in, n, grading::seed_for("lab02-random", n), -1.0f, 1.0f);
         const float expected = cpu_max(host);

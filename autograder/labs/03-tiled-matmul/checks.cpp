@@ -257,7 +257,7 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
     // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
     // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
     // raced term. Each size runs twice: a race shows up as a result that changes between runs.
-    // With the instructor's secret, two hidden shapes join them (the same for every student).
+    // With the instructor's secret, two hidden shapes join them (new in every run).
     std::vector<Shape> shapes = kEdgeShapes;
     const auto hidden = grading::hidden_sizes("lab03-exact", 6, 1, 600);
     for (std::size_t i = 0; i + 2 < hidden.size(); i += 3)

@@ -209,37 +209,49 @@ void check_shapes(const std::vector<Shape>& shapes, const std::string& tag) {
     grading::fail(Failure::WrongResult, race.empty() ? details : details.empty() ? race : race + " | " + details, hint);
 }
 
+// The shapes of the two exact checks, in the order they run (the bank-conflict workload runs the same).
+std::vector<Shape> thin_shapes() { return {{1, 1}, {1, 32}, {32, 1}, {1, 100003}, {100003, 1}, {7, 5000}, {5000, 7}}; }
+std::vector<Shape> ragged_shapes() {
+    std::vector<Shape> shapes = {{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}};
+    const auto hidden = grading::hidden_sizes("lab04-exact", 4, 1, 3000);
+    for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1])});
+    return shapes;
+}
+constexpr Shape kTechniqueShape{1024, 2048};
+
+// The technique check's call: transpose of kTechniqueShape, input followed by poison, guarded output.
+void technique_call(const std::function<void(const float*, float*)>& run) {
+    const auto in = course::upload_with_poisoned_tail(
+        course::uniform_floats(kTechniqueShape.elements(), grading::seed_for("lab04-technique")));
+    course::GuardedBuffer<float> out(kTechniqueShape.elements());
+    run(in.data(), out.data());
+}
 }  // namespace
 
 TEST_CASE("exact transpose of 1x1, 1xN and Nx1 matrices") {
     // One-row and one-column matrices leave all but one row (or column) of every tile empty; the thin
     // 7 x 5000 shapes leave most of each tile empty too. 1 x 32 and 32 x 1 fit in one tile.
-    check_shapes({{1, 1}, {1, 32}, {32, 1}, {1, 100003}, {100003, 1}, {7, 5000}, {5000, 7}}, "lab04-thin");
+    check_shapes(thin_shapes(), "lab04-thin");
 }
 
 TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
     // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole 32 x 32 tiles; every other shape has partial
     // edge tiles, and the non-square ones tell rows from cols.
-    // With the instructor's secret, two hidden shapes join them, before the last (the same for every student).
-    std::vector<Shape> shapes = {{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}};
-    const auto hidden = grading::hidden_sizes("lab04-exact", 4, 1, 3000);
-    for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1])});
-    check_shapes(shapes, "lab04-ragged");
+    // With the instructor's secret, two hidden shapes join them, before the last.
+    check_shapes(ragged_shapes(), "lab04-ragged");
 }
 
 TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {
     // Judged on what really runs: the kernels transpose launches, traced, must be the lab's own, and
     // those with shared memory must do most of the work. (A 32 x 33 float tile is 4224 bytes, an
     // unpadded 32 x 32 one 4096.)
-    constexpr int rows = 1024, cols = 2048;
-    const auto in = course::upload_with_poisoned_tail(
-        course::uniform_floats(std::size_t(rows) * cols, grading::seed_for("lab04-technique")));
-    course::GuardedBuffer<float> out(std::size_t(rows) * cols);
-    grading::check_shared_memory_technique(
-        "04", [&] { lab04::transpose(in.data(), out.data(), rows, cols); }, "transpose(1024 x 2048)",
-        lab04::graded_kernel(),
-        "a transpose straight from global memory cannot coalesce both its loads and its stores: declare "
-        "`__shared__ float tile[kTile][kTile + 1];`, load rows into it, and store its columns");
+    technique_call([](const float* in, float* out) {
+        grading::check_shared_memory_technique(
+            "04", [&] { lab04::transpose(in, out, kTechniqueShape.rows, kTechniqueShape.cols); }, "transpose(1024 x 2048)",
+            lab04::graded_kernel(),
+            "a transpose straight from global memory cannot coalesce both its loads and its stores: declare "
+            "`__shared__ float tile[kTile][kTile + 1];`, load rows into it, and store its columns");
+    });
 }
 
 namespace {
@@ -341,23 +353,27 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
 }
 
 // The runner's bank-conflict check runs this test case alone, under Nsight Compute (the rubric's
-// "bank_conflicts" item), after the grader's probe kernel: the lab's transpose of a matrix of whole
-// tiles and of a ragged one drawn from the seed, each checked exactly, so the kernels profiled are the
-// ones that compute the transpose. The runner judges the counters; graded runs never include it.
+// "bank_conflicts" item), after the grader's probe kernel. It makes exactly the calls the graded run
+// makes first, in the same order, on the same inputs: the two exact checks (thin and ragged shapes,
+// hidden ones included, each output checked) and the technique check's 1024 x 2048. So a lab cannot
+// tell this process from a graded one by its calls, and the kernels profiled are those that compute
+// the transpose. Its figure is the number of elements transposed: the runner measures the conflicts
+// against the shared-memory traffic a transpose needs (a load and a store wavefront for every 32
+// elements), not against the traffic the lab chose to make. Graded runs never include it.
 TEST_CASE("bank conflict workload" * doctest::test_suite("profile")) {
-    const std::uint64_t pick = grading::seed_for("lab04-profile-shape");
-    const Shape shapes[] = {{1024, 2048}, {900 + int(pick % 97), 700 + int(pick / 97 % 89)}};
-    for (const Shape s : shapes) {
-        const auto in = course::uniform_floats(s.elements(), grading::seed_for("lab04-profile", s.rows));
-        const auto got = student_transpose(in, s);
-        if (!got) return;
-        const auto expected = host_transpose(in, s);
-        course::Comparison c = course::compare(got->data(), expected.data(), s.elements(), course::Tolerance::exact(), 3);
-        c.row_width = std::size_t(s.rows);
-        if (!c.ok()) {
-            grading::fail(Failure::WrongResult, describe_mismatches(c, in, s),
-                          "the profiled transpose must be right too; the exact checks above show where");
-            return;
-        }
+    double elements = 0;
+    for (const auto& shapes : {thin_shapes(), ragged_shapes()}) {
+        for (const Shape& s : shapes) elements += double(s.elements());
+        elements += double(shapes.back().elements());  // the last shape runs twice
     }
+    check_shapes(thin_shapes(), "lab04-thin");
+    if (grading::current_check_failed()) return;
+    check_shapes(ragged_shapes(), "lab04-ragged");
+    if (grading::current_check_failed()) return;
+    technique_call([](const float* in, float* out) {
+        grading::run_student([&] { lab04::transpose(in, out, kTechniqueShape.rows, kTechniqueShape.cols); },
+                             "transpose(1024 x 2048)");
+    });
+    elements += double(kTechniqueShape.elements());
+    grading::measured(elements, 0, "elements", true);
 }

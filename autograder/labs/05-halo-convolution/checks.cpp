@@ -212,7 +212,7 @@ TEST_CASE("exact results on integer images at edge sizes") {
     // So whatever order the kernel adds in, each output must equal the reference exactly; any
     // difference is a lost, misplaced or stale pixel. The largest size runs twice: a result that
     // changes between runs on the same input is a race.
-    // With the instructor's secret, two hidden sizes join them, before the last (the same for every student).
+    // With the instructor's secret, two hidden sizes join them, before the last (new in every run).
     std::vector<Size> sizes = kEdgeSizes;
     const auto hidden = grading::hidden_sizes("lab05-exact", 4, 1, 1500);
     for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) sizes.insert(sizes.end() - 1, Size{int(hidden[i]), int(hidden[i + 1])});
