@@ -26,7 +26,7 @@ set(page "# Labs {#labs}
 
 The labs, in teaching order. Each page is the handout in the lab's folder
 (`labs/NN-name/README.md`): read it, fill in the TODOs of the `.cu` file beside it, and run
-`make check-labNN` in your build folder.
+`make -C build -j\"$(nproc)\" check-labNN` from the repository root.
 
 ${entries}
 Before the first lab, read @ref concepts \"the concept pages\" they build on, and

@@ -10,7 +10,7 @@
 //
 // Teaches: staging data in __shared__ memory, where __syncthreads() must go, the halving
 // tree that turns 256 values into 1, and finishing across blocks with one atomicAdd each.
-// Check it:  make check-lab01   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab01   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
 // file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").

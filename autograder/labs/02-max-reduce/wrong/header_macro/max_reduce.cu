@@ -9,7 +9,7 @@
 //
 // Teaches: the identity of a reduction (-INFINITY for max, never 0), a stated NaN policy carried
 // through every step, and an atomic maximum for floats built from the integer atomics CUDA has.
-// Check it:  make check-lab02   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab02   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
 // file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").

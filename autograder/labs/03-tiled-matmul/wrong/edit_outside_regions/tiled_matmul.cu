@@ -13,7 +13,7 @@
 // in __shared__ memory; the two barriers of the tile loop and why each is needed; partial tiles at
 // the edges (load zeros, store nothing); then the progression towards cuBLAS: a bank-conflict-free
 // layout, double buffering and register blocking.
-// Check it:  make check-lab03   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab03   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
 // file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").

@@ -12,7 +12,7 @@
 // Teaches: why a plain transpose cannot coalesce both its reads and its writes, how a block
 // turns a 32 x 32 tile around in __shared__ memory so that both are coalesced, why reading a
 // tile column hits one bank 32 times over, and how one padding column ([32][33]) removes it.
-// Check it:  make check-lab04   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab04   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
 // file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").

@@ -13,7 +13,7 @@
 // the tile) in __shared__ memory, with every thread of the block loading a share; zero-filling
 // what lies outside the image; one barrier between loading and reading; then computing from
 // shared memory, so each input pixel comes from global memory about once instead of K * K times.
-// Check it:  make check-lab05   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab05   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
 // file with your regions in it, so edits elsewhere have no effect (docs: "How grading works").

@@ -11,7 +11,7 @@
 // `stride` apart cost gcd(stride, 32) passes for 4-byte words and gcd(stride, 16) for 8-byte words;
 // how to measure that honestly (many warps of independent loads: throughput, not latency); and how
 // to read the conflict degree of an unknown kernel off its timings.
-// Check it:  make check-lab06   (in your build folder)   Handout: README.md beside this file.
+// Check it (from the repository root):  make -C build -j"$(nproc)" check-lab06   Handout: README.md beside this file.
 // The grading run plots your measured curve in build/grading/lab06_strides.svg (data: .csv).
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
