@@ -240,7 +240,7 @@ TEST_CASE("the rubric's bank-conflict item") {
     const RubricLab* lab = r.find("04");
     REQUIRE(lab);
     REQUIRE(lab->bank_conflicts);
-    CHECK(lab->bank_conflicts->max_share == doctest::Approx(0.1));
+    CHECK(lab->bank_conflicts->max_share == doctest::Approx(0.4));
     json bad = json::parse(R"({"labs": [{"id": "04", "dir": "04-x", "title": "T",
         "checks": [{"name": "a", "points": 1}],
         "bank_conflicts": {"name": "b", "points": 1, "max_share": 0.7}}]})");
