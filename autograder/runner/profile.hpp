@@ -30,7 +30,7 @@ inline constexpr const char* kProfileMetrics =
 
 /// @brief One profiled kernel's shared-memory traffic.
 struct SharedTraffic {
-    std::string kernel;           ///< its name, as ncu prints it (demangled)
+    std::string kernel;           ///< its name, as ncu prints it (mangled, as the runner asks)
     double load_wavefronts = 0;   ///< shared-memory load wavefronts processed
     double load_conflicts = 0;    ///< of which bank-conflict replays
     double store_wavefronts = 0;  ///< shared-memory store wavefronts processed

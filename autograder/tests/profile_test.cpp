@@ -203,10 +203,34 @@ TEST_CASE("the probe decides whether the counters can be trusted; a lab cannot p
     c = judge_bank_conflicts(kItem, run(log + "\"9\",\"1\",\"torn row\"\n"), kKey, 60, "lab04");
     CHECK(c.cls == Failure::GraderIntegrity);
     CHECK(c.message.find("cannot be read") != std::string::npos);
+    // A workload that failed fails the item with its class, whether or not the counters could be read.
+    c = judge_bank_conflicts(kItem, run("==ERROR== ERR_NVGPUCTRPERM\n", 1, records(false)), kKey, 60, "lab04");
+    CHECK(c.cls == Failure::WrongResult);
+    CHECK_FALSE(c.skipped);
     // But without a faithful run of the workload, a missing probe is no excuse.
     c = judge_bank_conflicts(kItem, run("no report\n", 0, records(true, "forged")), kKey, 60, "lab04");
     CHECK(c.cls == Failure::GraderIntegrity);
     CHECK_FALSE(c.skipped);
+}
+
+TEST_CASE("kernels are told apart by their mangled names, which always carry the namespace") {
+    // The runner asks ncu for mangled names (--print-kernel-base mangled): demangled, ncu has been seen
+    // to drop the namespace ("course_bank_conflict_probe(float *)").
+    std::string mangled = std::regex_replace(recorded_log(), std::regex("grading::course_bank_conflict_probe\\(float \\*\\)"),
+                                             "_ZN7grading26course_bank_conflict_probeEPf");
+    mangled = std::regex_replace(mangled, std::regex("lab04::transpose_tile_kernel\\(const float \\*, float \\*, int, int\\)"),
+                                 "_ZN5lab0421transpose_tile_kernelEPKfPfii");
+    REQUIRE(mangled.find("_ZN5lab04") != std::string::npos);
+    CheckResult c = judge_bank_conflicts(kItem, run(mangled), kKey, 60, "lab04");
+    CHECK(c.passed());
+    CHECK(c.notes[1].find("lab04::transpose_tile_kernel(float const*, float*, int, int)") != std::string::npos);
+    // A kernel of another namespace, mangled: not the lab's.
+    const std::string other = std::regex_replace(mangled, std::regex("_ZN5lab0421"), "_ZN5lab0321");
+    CHECK(judge_bank_conflicts(kItem, run(other), kKey, 60, "lab04").cls == Failure::GraderIntegrity);
+    // The probe's name without its namespace is not the probe's.
+    const std::string stripped = std::regex_replace(recorded_log(), std::regex("grading::course_bank_conflict_probe"),
+                                                    "course_bank_conflict_probe");
+    CHECK(judge_bank_conflicts(kItem, run(stripped), kKey, 60, "lab04").skipped);
 }
 
 TEST_CASE("how the profiled workload ended comes first") {
