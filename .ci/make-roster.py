@@ -52,6 +52,17 @@ ROSTER_CLASS = {
     ('04', 'unpadded_tile'): 'technique_not_used',  # its 32-way conflicts, seen by the bank-conflict check
 }
 
+FILL_FROM = re.compile(r'^// FILL FROM: ([A-Za-z0-9_./]+)', re.M)
+
+def variant_base(solution, variant_path, grader_dir):
+    """What a region-overlay variant is laid over: the solution, or, where the variant says
+    "// FILL FROM: <path>" (relative to the lab's grader folder), the solution with that file's
+    regions in it (as the build does)."""
+    m = FILL_FROM.search(open(variant_path).read())
+    if not m:
+        return solution
+    return overlay(solution, open(os.path.join(grader_dir, m.group(1))).read())
+
 def lab_classes(cmake_text, lab_id=''):
     """(wrong name -> class, correct names) from a lab's course_add_lab call."""
     wrong, correct = {}, []
@@ -83,12 +94,12 @@ def main():
         for name in correct:
             p = os.path.join(gdir, 'correct', name + '.cu')
             if os.path.exists(p):
-                choices.append(('correct:' + name, overlay(solution, open(p).read())))
+                choices.append(('correct:' + name, overlay(variant_base(solution, p, gdir), open(p).read())))
         for name, cls in wrong.items():
             p = os.path.join(gdir, 'wrong', name + '.cu')
             d = os.path.join(gdir, 'wrong', name, src)
             if os.path.exists(p):
-                choices.append(('wrong:%s:%s' % (name, cls), overlay(solution, open(p).read())))
+                choices.append(('wrong:%s:%s' % (name, cls), overlay(variant_base(solution, p, gdir), open(p).read())))
             elif os.path.exists(d):
                 choices.append(('wrong:%s:%s' % (name, cls), open(d).read()))
         pool[lab] = (src, choices)
