@@ -419,7 +419,7 @@ TEST_CASE("speed: 3x3 filter near copy bandwidth") { check_fraction_of_copy(3); 
 TEST_CASE("speed: 5x5 filter near copy bandwidth") { check_fraction_of_copy(5); }
 
 // The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
-// racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
+// racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {

@@ -368,7 +368,7 @@ TEST_CASE("detector names the ways of 4-byte mystery kernels") { check_detector(
 TEST_CASE("detector names the ways of 8-byte mystery kernels") { check_detector(8); }
 
 // The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
-// racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
+// racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
