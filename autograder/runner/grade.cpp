@@ -296,6 +296,32 @@ void queue_sanitizer(const Options& o, const std::vector<LabJob>& jobs, std::vec
     }
 }
 
+// One run of a lab's workload under a tool (compute-sanitizer's, or ncu): its program's command line, and
+// a fresh scratch folder and log paths, the old ones removed. @p tool names the files:
+// <log_dir>/<lab log stem>.<tool>.log for the tool's report, .<tool>.output.log for what the program printed.
+struct WorkloadRun {
+    std::vector<std::string> program;  // the lab program with --seed, the channel and @p workload_flag
+    fs::path scratch;                  // its working folder
+    std::string log_path, output_path;
+};
+WorkloadRun prepare_workload(const Options& o, const LabJob& j, const fs::path& log_dir, std::uint64_t seed,
+                             const std::string& tool, const std::string& workload_flag) {
+    WorkloadRun w;
+    const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
+    w.program = {exe.string(),          "--seed",    std::to_string(seed), "--report-fd",
+                 std::to_string(kReportFd), "--artifacts", log_dir.string(), workload_flag};
+    w.scratch = fs::path(o.build_dir) / "grading" / "scratch" / (j.target + "-" + tool);
+    const std::string stem = (log_dir / (j.log_stem + "." + tool)).string();
+    w.log_path = stem + ".log";
+    w.output_path = stem + ".output.log";
+    std::error_code e;
+    fs::remove_all(w.scratch, e);
+    fs::create_directories(w.scratch, e);
+    fs::remove(w.log_path, e);
+    fs::remove(w.output_path, e);
+    return w;
+}
+
 // Runs every tool of every task, at most one process per CPU core; the caller holds the GPU lock.
 // Returns the wall time.
 double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::ostream& out) {
@@ -305,28 +331,16 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
         for (auto& r : t.runs) work.push_back({&t, &r});
     out << "memory and race check (compute-sanitizer) of " << tasks.size() << " lab(s), " << work.size() << " run(s)... "
         << std::flush;
-    const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     const auto start = std::chrono::steady_clock::now();
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t w; (w = next++) < work.size();) {
             SanitizerTask& t = *work[w].first;
             SanitizerRun& run = *work[w].second;
-            const LabJob& j = *t.job;
-            const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
-            const fs::path scratch = scratch_root / (j.target + "-" + run.tool);
-            const std::string stem = (t.log_dir / (j.log_stem + "." + run.tool)).string();
-            std::error_code e;
-            fs::remove_all(scratch, e);
-            fs::create_directories(scratch, e);
-            run.log_path = stem + ".log";
-            fs::remove(run.log_path, e);
-            fs::remove(stem + ".output.log", e);
-            const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(t.seed), "--report-fd",
-                                                      std::to_string(kReportFd), "--artifacts", t.log_dir.string(),
-                                                      "--sanitizer-workload"};
-            run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, program),
-                                           o.sanitizer_timeout_s, stem + ".output.log", run.seconds, scratch.string(),
+            const WorkloadRun wr = prepare_workload(o, *t.job, t.log_dir, t.seed, run.tool, "--sanitizer-workload");
+            run.log_path = wr.log_path;
+            run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, wr.program),
+                                           o.sanitizer_timeout_s, wr.output_path, run.seconds, wr.scratch.string(),
                                            &run.records, t.key, secret_input(o, t.seed));
             run.log_text = read_file(run.log_path);
         }
@@ -374,23 +388,12 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
             continue;
         }
         out << "Lab " << j.lab->id << ": bank-conflict check (Nsight Compute)... " << std::flush;
-        const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
-        const fs::path scratch = fs::path(o.build_dir) / "grading" / "scratch" / (j.target + "-ncu");
-        const std::string stem = (log_dir / (j.log_stem + ".ncu")).string();
-        std::error_code e;
-        fs::remove_all(scratch, e);
-        fs::create_directories(scratch, e);
+        const WorkloadRun wr = prepare_workload(o, j, log_dir, seed, "ncu", "--profile-workload");
         ProfileRun run;
-        run.log_path = stem + ".log";
-        fs::remove(run.log_path, e);
-        fs::remove(stem + ".output.log", e);
+        run.log_path = wr.log_path;
         const std::string key = channel_key();
-        const std::vector<std::string> program = {exe.string(), "--seed", std::to_string(seed), "--report-fd",
-                                                  std::to_string(kReportFd), "--artifacts", log_dir.string(),
-                                                  "--profile-workload"};
-        run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, program), o.profile_timeout_s,
-                                       stem + ".output.log", run.seconds, scratch.string(), &run.records, key,
-                                       secret_input(o, seed));
+        run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, wr.program), o.profile_timeout_s, wr.output_path,
+                                       run.seconds, wr.scratch.string(), &run.records, key, secret_input(o, seed));
         run.log_text = read_file(run.log_path);
         CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s, "lab" + j.lab->id);
         std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
@@ -521,13 +524,11 @@ std::vector<LabResult> build_only_results(const std::vector<LabJob>& jobs) {
                 c.cls = Failure::NotRun;
                 c.message = "not run: no GPU on this machine";
             }
-        if (j.lab->sanitizer) {
-            CheckResult c = sanitizer_not_built(*j.lab->sanitizer, o);
-            if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
-            r.checks.push_back(std::move(c));
-        }
-        if (j.lab->bank_conflicts) {
-            CheckResult c = bank_conflicts_not_built(*j.lab->bank_conflicts, o);
+        // The runner's own items: failed with the build's class, or not run for want of a GPU.
+        std::vector<CheckResult> items;
+        if (j.lab->sanitizer) items.push_back(sanitizer_not_built(*j.lab->sanitizer, o));
+        if (j.lab->bank_conflicts) items.push_back(bank_conflicts_not_built(*j.lab->bank_conflicts, o));
+        for (CheckResult& c : items) {
             if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
             r.checks.push_back(std::move(c));
         }

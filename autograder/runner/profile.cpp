@@ -157,17 +157,11 @@ CheckResult base(const RubricBankConflicts& item) { return runner_item(item.name
 }  // namespace
 
 CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why) {
-    CheckResult c = base(item);
-    c.max_points = 0;
-    c.skipped = true;
-    c.message = why + ": not run; no points lost or given";
-    return c;
+    return runner_item_skipped(base(item), why);
 }
 
 CheckResult bank_conflicts_not_built(const RubricBankConflicts& item, const ProcessOutcome& build) {
-    CheckResult c = base(item);
-    set_failure(c, build.build_class, build.detail.empty() ? "the lab did not build" : build.detail);
-    return c;
+    return runner_item_not_built(base(item), build);
 }
 
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,

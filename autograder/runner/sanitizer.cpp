@@ -161,18 +161,24 @@ void require_working_code(CheckResult& item, const std::vector<CheckResult>& oth
     }
 }
 
-CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why) {
-    CheckResult c = base(item);
+CheckResult runner_item_skipped(CheckResult c, const std::string& why) {
     c.max_points = 0;
     c.skipped = true;
     c.message = why + ": not run; no points lost or given";
     return c;
 }
 
-CheckResult sanitizer_not_built(const RubricSanitizer& item, const ProcessOutcome& build) {
-    CheckResult c = base(item);
+CheckResult runner_item_not_built(CheckResult c, const ProcessOutcome& build) {
     set_failure(c, build.build_class, build.detail.empty() ? "the lab did not build" : build.detail);
     return c;
+}
+
+CheckResult sanitizer_skipped(const RubricSanitizer& item, const std::string& why) {
+    return runner_item_skipped(base(item), why);
+}
+
+CheckResult sanitizer_not_built(const RubricSanitizer& item, const ProcessOutcome& build) {
+    return runner_item_not_built(base(item), build);
 }
 
 std::optional<std::string> find_tool(const std::string& configured, const std::string& name) {

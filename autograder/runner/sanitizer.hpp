@@ -73,6 +73,13 @@ CheckResult runner_item(const std::string& name, double points, const std::strin
 /// @brief Marks @p c failed with @p cls and @p message, and the class's generic hint.
 void set_failure(CheckResult& c, Failure cls, const std::string& message);
 
+/// @brief Runner item @p c (from runner_item()), not run: counted neither way (max_points 0), with @p why
+/// in its message.
+CheckResult runner_item_skipped(CheckResult c, const std::string& why);
+
+/// @brief Runner item @p c when the lab did not build: failed with the build's class, like its other checks.
+CheckResult runner_item_not_built(CheckResult c, const ProcessOutcome& build);
+
 /// @brief The program to use: @p configured when it is an executable file, else the first @p name on
 /// PATH; nullopt when there is none.
 std::optional<std::string> find_tool(const std::string& configured, const std::string& name);
