@@ -387,6 +387,21 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
                                                 "give --ncu PATH)"));
             continue;
         }
+        std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
+        for (const auto& other : results[i].checks)
+            if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
+        if (const CheckResult* broken = first_broken_check(lab_checks)) {
+            // The item could earn nothing (require_working_code): the profile is not taken, which saves
+            // its run, and the item says why, with the class it would have had.
+            CheckResult c = runner_item(item.name, item.points, item.visibility);
+            c.cls = Failure::NotRun;
+            c.message = "not measured: this item earns its point only when the lab's results are right (\"" +
+                        broken->name + "\" failed: " + std::string(to_string(broken->cls)) + ")";
+            c.hint = "fix the failing check first";
+            out << "Lab " << j.lab->id << ": bank-conflict check not run (the lab's results are wrong)\n";
+            results[i].checks.push_back(std::move(c));
+            continue;
+        }
         out << "Lab " << j.lab->id << ": bank-conflict check (Nsight Compute)... " << std::flush;
         const WorkloadRun wr = prepare_workload(o, j, log_dir, seed, "ncu", "--profile-workload");
         ProfileRun run;
@@ -396,9 +411,6 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
                                        run.seconds, wr.scratch.string(), &run.records, key, secret_input(o, seed));
         run.log_text = read_file(run.log_path);
         CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s, "lab" + j.lab->id);
-        std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
-        for (const auto& other : results[i].checks)
-            if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
         require_working_code(c, lab_checks, "no bank conflicts were measured");
         out << (c.skipped  ? "not run: " + c.message
                 : c.passed() ? "conflict-free"

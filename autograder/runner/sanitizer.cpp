@@ -148,17 +148,21 @@ CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<Sanit
     return c;
 }
 
+const CheckResult* first_broken_check(const std::vector<CheckResult>& checks) {
+    for (const auto& c : checks)
+        if (!c.passed() && c.cls != Failure::TechniqueNotUsed && c.cls != Failure::TooSlow) return &c;
+    return nullptr;
+}
+
 void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks, const std::string& finding) {
     if (!item.passed() || item.skipped) return;
-    for (const auto& c : other_checks) {
-        if (c.passed() || c.cls == Failure::TechniqueNotUsed || c.cls == Failure::TooSlow) continue;
-        item.points = 0;
-        item.cls = Failure::NotRun;
-        item.message = finding + ", but this item earns its point only when the lab's results "
-                       "are right (\"" + c.name + "\" failed: " + std::string(to_string(c.cls)) + ")";
-        item.hint = "fix the failing check first";
-        return;
-    }
+    const CheckResult* broken = first_broken_check(other_checks);
+    if (!broken) return;
+    item.points = 0;
+    item.cls = Failure::NotRun;
+    item.message = finding + ", but this item earns its point only when the lab's results "
+                   "are right (\"" + broken->name + "\" failed: " + std::string(to_string(broken->cls)) + ")";
+    item.hint = "fix the failing check first";
 }
 
 CheckResult runner_item_skipped(CheckResult c, const std::string& why) {

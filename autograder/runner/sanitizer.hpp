@@ -62,6 +62,10 @@ CheckResult judge_sanitizer(const RubricSanitizer& item, const std::vector<Sanit
 void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks,
                           const std::string& finding = "compute-sanitizer found nothing");
 
+/// @brief The first of @p checks whose failure means the lab's code does not work (any class before
+/// TechniqueNotUsed, as require_working_code() judges), or nullptr when there is none.
+const CheckResult* first_broken_check(const std::vector<CheckResult>& checks);
+
 /// @brief "" when @p lines are exactly a workload's start, end and done under @p key, for the test case
 /// @p workload; else what is wrong. @p end receives the end record.
 std::string workload_records_problem(const std::vector<nlohmann::json>& lines, const std::string& key,

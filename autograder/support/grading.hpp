@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -78,6 +79,16 @@ bool run_student(const std::function<void()>& call, const std::string& what);
 
 /// @brief True when the current check has recorded a failure.
 bool current_check_failed();
+
+/// @brief A check's headline failure: its class, message and hint as fail() recorded them.
+struct RecordedFailure {
+    Failure cls = Failure::None;  ///< the failure class
+    std::string message;          ///< what went wrong
+    std::string hint;             ///< what to try
+};
+
+/// @brief The current check's headline failure; empty while it has none.
+std::optional<RecordedFailure> current_failure();
 
 /// @brief @p v with @p digits digits after the point, e.g. fixed(0.8712, 2) == "0.87".
 inline std::string fixed(double v, int digits = 2) {

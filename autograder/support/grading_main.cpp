@@ -199,6 +199,10 @@ std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::i
 const course::DeviceInfo& device() { return *g.device; }
 bool quick() { return g.quick; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
+std::optional<RecordedFailure> current_failure() {
+    if (g.current.cls == Failure::None) return std::nullopt;
+    return RecordedFailure{g.current.cls, g.current.message, g.current.hint};
+}
 
 void fail(Failure cls, const std::string& message, const std::string& hint) {
     if (g.current.cls == Failure::None || static_cast<int>(cls) < static_cast<int>(g.current.cls)) {

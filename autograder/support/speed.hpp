@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -133,40 +134,122 @@ inline Timings time_contenders(const std::function<void()>& student, const std::
     return t;
 }
 
-/// @brief Measures, and when @p ratio of the result falls short of @p threshold by less than 15%,
-/// measures again (up to three rounds in all), keeping the round with the best ratio: noise can
-/// make a right kernel look slow, never fast, so a near miss earns a second look before it fails.
-/// A wrong result in any timed call fails the check as a wrong result; a ratio to the peer above
-/// kMaxRatioToPeer, or student work the events did not see, as an implausible measurement.
-inline Timings measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
-                               const std::function<void()>& peer, const std::function<double(const Timings&)>& ratio,
-                               double threshold, const VerifiedCalls& calls) {
-    Timings best = time_contenders(student, baseline, peer, calls);
-    int verified = best.verified_calls;
-    for (int round = 2; best.problem.empty() && round <= 3 && ratio(best) < threshold && ratio(best) >= 0.85 * threshold;
-         ++round) {
-        Timings again = time_contenders(student, baseline, peer, calls);
+/// @brief What one speed check judges: a ratio of the timings (higher is faster) and the least value that
+/// passes.
+struct Criterion {
+    std::function<double(const Timings&)> ratio;  ///< e.g. peer_ms / student_ms
+    double threshold = 0.0;                       ///< the least ratio that passes
+};
+
+/// @brief Measures once for every criterion of @p criteria, and when a criterion's ratio falls short of
+/// its threshold by less than 15%, measures again (up to three rounds in all), keeping for each criterion
+/// the round with its best ratio: noise can make a right kernel look slow, never fast, so a near miss
+/// earns a second look before it fails. Returns one Timings a criterion, in their order. A wrong result in
+/// any timed call fails the current check as a wrong result; a ratio to the peer above kMaxRatioToPeer, or
+/// student work the events did not see, as an implausible measurement.
+inline std::vector<Timings> measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
+                                            const std::function<void()>& peer, const std::vector<Criterion>& criteria,
+                                            const VerifiedCalls& calls) {
+    const Timings first = time_contenders(student, baseline, peer, calls);
+    std::vector<Timings> best(criteria.size(), first);
+    std::string problem = first.problem;
+    int verified = first.verified_calls, rounds = 1;
+    auto near_miss = [&] {
+        for (std::size_t i = 0; i < criteria.size(); ++i) {
+            const double r = criteria[i].ratio(best[i]), t = criteria[i].threshold;
+            if (r < t && r >= 0.85 * t) return true;
+        }
+        return false;
+    };
+    for (; problem.empty() && rounds < 3 && near_miss();) {
+        const Timings again = time_contenders(student, baseline, peer, calls);
+        ++rounds;
         verified += again.verified_calls;
-        if (!again.problem.empty()) best.problem = again.problem;
-        else if (ratio(again) > ratio(best)) best = again;
-        best.rounds = round;
+        if (!again.problem.empty()) problem = again.problem;
+        else
+            for (std::size_t i = 0; i < criteria.size(); ++i)
+                if (criteria[i].ratio(again) > criteria[i].ratio(best[i])) best[i] = again;
     }
-    best.verified_calls = verified;
-    if (!best.problem.empty()) {
-        fail(Failure::WrongResult, best.problem,
+    for (auto& b : best) {
+        b.rounds = rounds;
+        b.verified_calls = verified;
+        b.problem = problem;
+    }
+    const Timings& any = best.empty() ? first : best.front();
+    if (!problem.empty()) {
+        fail(Failure::WrongResult, problem,
              "every call must compute its result from the input it is given, into the output it is given: no "
              "result kept from an earlier call, no work skipped at some sizes, no writes to the input");
-    } else if (best.peer_ms / best.student_ms > kMaxRatioToPeer) {
+    } else if (any.peer_ms / any.student_ms > kMaxRatioToPeer) {
         fail(Failure::ImplausibleMeasurement,
-             "your code measured " + fixed(best.peer_ms / best.student_ms) + "x the speed of the library peer, which "
+             "your code measured " + fixed(any.peer_ms / any.student_ms) + "x the speed of the library peer, which "
              "runs at the hardware's limit; no correct kernel gets beyond " + fixed(kMaxRatioToPeer) + "x");
-    } else if (best.student_host_ms > 4.0 * best.student_ms + 0.5) {
+    } else if (any.student_host_ms > 4.0 * any.student_ms + 0.5) {
         fail(Failure::ImplausibleMeasurement,
-             "your calls took " + fixed(best.student_host_ms, 3) + " ms from launch to an idle device but only " +
-                 fixed(best.student_ms, 3) + " ms between the timing events: work ran where the timer cannot see it "
+             "your calls took " + fixed(any.student_host_ms, 3) + " ms from launch to an idle device but only " +
+                 fixed(any.student_ms, 3) + " ms between the timing events: work ran where the timer cannot see it "
                  "(another stream, or the host)");
     }
     return best;
+}
+
+/// @brief measure_against() with one criterion: its ratio and threshold.
+inline Timings measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
+                               const std::function<void()>& peer, const std::function<double(const Timings&)>& ratio,
+                               double threshold, const VerifiedCalls& calls) {
+    return measure_against(student, baseline, peer, {Criterion{ratio, threshold}}, calls).front();
+}
+
+/// @brief The speed checks of a lab that share one bench, measured once. The first of them to ask sets the
+/// bench up (with its correctness gate at the benchmark size) and times the contenders against every
+/// check's criterion; the others judge their own criterion from the same rounds. Whatever failure the
+/// set-up or the measurement recorded in the first check is recorded again in each later one, as if each
+/// had measured alone. Hold it in a function-local static, so that it is measured on first use.
+class SharedSpeed {
+public:
+    /// @brief What measures: sets the bench up and returns one Timings a criterion (measure_against()), or
+    /// nothing when the gate failed (with the failure recorded in the current check).
+    using Measure = std::function<std::optional<std::vector<Timings>>()>;
+
+    /// @param measure sets up and measures; called once, by the first check that asks
+    explicit SharedSpeed(Measure measure) : measure_(std::move(measure)) {}
+
+    /// @brief The timings for criterion @p i, or nullptr when the check cannot be judged; any failure
+    /// recorded while measuring is then (also) recorded in the current check.
+    const Timings* timings(std::size_t i) {
+        if (!measured_) {
+            measured_ = true;
+            result_ = measure_();
+            failure_ = current_failure();
+        } else if (failure_) {
+            fail(failure_->cls, failure_->message, failure_->hint);
+        }
+        if (!result_ || i >= result_->size()) return nullptr;
+        return &(*result_)[i];
+    }
+
+private:
+    Measure measure_;
+    bool measured_ = false;
+    std::optional<std::vector<Timings>> result_;
+    std::optional<RecordedFailure> failure_;
+};
+
+/// @brief The usual criterion of a check against the naive baseline: the speed-up over it.
+inline double speedup_over_baseline(const Timings& t) { return t.baseline_ms / t.student_ms; }
+
+/// @brief The usual criterion of a check against the library peer: the fraction of its speed.
+inline double fraction_of_peer(const Timings& t) { return t.peer_ms / t.student_ms; }
+
+/// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: constructs it (the constructor runs the
+/// correctness gate and sets `correct`) and, when the gate passed, returns `bench.measure(criteria)`.
+template <class Bench>
+SharedSpeed::Measure measure_bench(std::vector<Criterion> criteria) {
+    return [criteria = std::move(criteria)]() -> std::optional<std::vector<Timings>> {
+        Bench bench;
+        if (!bench.correct) return std::nullopt;
+        return bench.measure(criteria);
+    };
 }
 
 /// @brief Records @p value against @p threshold, and fails the check as too slow when short of it (unless
