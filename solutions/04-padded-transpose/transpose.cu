@@ -21,76 +21,95 @@ namespace lab04 {
 // (row bx, column by).
 __global__ void transpose_tile_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
     // BEGIN STUDENT REGION transpose_tile_kernel
-    // Top tier: a tall tile of 64 input rows x 32 input columns, moved by the same 32 x 8 threads, so
-    // each thread moves 8 elements (kTileRows / kBlockRows) instead of the 32 x 32 tile's 4.
+    // Top tier: a 64 x 64 tile moved by 32 x 16 threads, in 2 x 2 blocks of four floats.
     //
-    // Why 8 a thread: DRAM answers a load only after hundreds of cycles, so bandwidth is bytes in flight
-    // divided by that latency (Little's law). A thread issues all its loads before the barrier, so a
-    // block has 256 threads x 8 x 4 B = 8 KiB in flight instead of 4 KiB, and an SM full of such blocks
-    // (8 blocks, 2048 threads) up to 64 KiB instead of 32 KiB. A GPU with more bandwidth per SM (the
-    // H200) needs the extra bytes to stay busy. On the store side, each output row gets 64 consecutive
-    // floats (256 bytes) from a block instead of 32.
+    // Each thread reads a 2 x 2 block of the input as two float2 loads (rows 2r and 2r + 1, columns 2c
+    // and 2c + 1), turns it around in registers, and stores it to shared memory as one float4 at its
+    // transposed place; after the barrier, each thread reads a float4 back along a tile row and writes it
+    // as two float2 stores (two output rows). So every global access is 8 bytes wide, each warp's load or
+    // store covers 256 consecutive bytes of one row, and a thread moves 8 elements with four loads and
+    // four stores, half the instructions of a thread moving 8 floats one by one.
     //
-    // The padding column still makes the column reads conflict-free: tile[r][c] is word 33 * r + c, in
-    // bank (33 * r + c) % 32 = (r + c) % 32, so the 32 threads of a warp reading tile[s..s + 31][c] hit
-    // 32 different banks instead of bank c 32 times. The tile is 64 x 33 x 4 = 8448 bytes.
-    constexpr int kTileRows = 2 * kTile;          // input rows of a tile; the launch's grid uses the same
-    __shared__ float tile[kTileRows][kTile + 1];  // (kTileRows, kTile + 1): one padding column
+    // The tile is a 32 x 32 grid of float4 blocks with one padding block a row: blocks[r][c] is 16-byte
+    // unit 33 * r + c. A float4 access is served a quarter-warp (8 threads, 128 bytes) at a time; the 8
+    // threads that store down a column (blocks[c..c + 7][r]) land on units 33 * c + r, whose banks
+    // (4 * (33 * c + r)) % 32 = (4 * c + 4 * r) % 32 are 8 different groups of 4 banks: conflict-free,
+    // for the same reason as the [32][33] tile's column read. The reads go along a row: conflict-free.
+    // 32 x 33 x 16 = 16896 bytes.
+    constexpr int kSide = 2 * kTile;               // 64: the tile's side in elements (and the launch's)
+    constexpr int kRowsOfThreads = 2 * kBlockRows;  // 16: the block is kTile x 16 threads
+    __shared__ float4 blocks[kTile][kTile + 1];     // [output block row][output block column], padded
 
-    const int tile_row0 = blockIdx.y * kTileRows;  // the tile's first input row
-    const int tile_col0 = blockIdx.x * kTile;      // its first input column
-    const int col = tile_col0 + threadIdx.x;       // input column this thread reads
-    const int row0 = tile_row0 + threadIdx.y;      // input row of its first element
+    const int tile_row0 = blockIdx.y * kSide;  // the tile's first input row
+    const int tile_col0 = blockIdx.x * kSide;  // its first input column
+    const int c = threadIdx.x;                 // the input block column this thread reads (columns 2c, 2c + 1)
 
-    // Interior fast path: a tile wholly inside the matrix needs no bounds test. The test is the same for
-    // every thread of the block, so the branch never splits a warp; only the edge tiles pay for guards.
-    const bool full = tile_row0 + kTileRows <= rows && tile_col0 + kTile <= cols;
+    // Interior fast path: a tile wholly inside the matrix, with rows that start on 8-byte boundaries (even
+    // widths, 8-byte aligned arrays), needs no bounds test and may use float2. The test is the same for
+    // every thread of the block, so the branch never splits a warp.
+    const bool aligned = (reinterpret_cast<std::size_t>(in) | reinterpret_cast<std::size_t>(out)) % 8 == 0;
+    const bool full =
+        aligned && cols % 2 == 0 && rows % 2 == 0 && tile_row0 + kSide <= rows && tile_col0 + kSide <= cols;
+    // Each thread's blocks: input block rows r = threadIdx.y + 16 s, for s = 0, 1. All its loads are
+    // issued before any is used, so they are in flight together.
+    constexpr int kSteps = kTile / kRowsOfThreads;  // 2 blocks a thread
+    float2 top[kSteps], bottom[kSteps];             // each block's two rows (input rows 2r and 2r + 1)
+    const int col = tile_col0 + 2 * c;
     if (full) {
 #pragma unroll
-        for (int j = 0; j < kTileRows; j += kBlockRows)
-            tile[threadIdx.y + j][threadIdx.x] = in[std::size_t(row0 + j) * cols + col];
+        for (int s = 0; s < kSteps; ++s) {
+            const int row = tile_row0 + 2 * (threadIdx.y + s * kRowsOfThreads);
+            top[s] = *reinterpret_cast<const float2*>(&in[std::size_t(row) * cols + col]);
+            bottom[s] = *reinterpret_cast<const float2*>(&in[std::size_t(row + 1) * cols + col]);
+        }
     } else {
+        auto at = [&](int i, int j) { return i < rows && j < cols ? in[std::size_t(i) * cols + j] : 0.0f; };
 #pragma unroll
-        for (int j = 0; j < kTileRows; j += kBlockRows) {
-            const int row = row0 + j;
-            if (row < rows && col < cols) tile[threadIdx.y + j][threadIdx.x] = in[std::size_t(row) * cols + col];
+        for (int s = 0; s < kSteps; ++s) {
+            const int row = tile_row0 + 2 * (threadIdx.y + s * kRowsOfThreads);
+            top[s] = make_float2(at(row, col), at(row, col + 1));
+            bottom[s] = make_float2(at(row + 1, col), at(row + 1, col + 1));
         }
     }
+    // Transposed, a block's output rows are (top.x, bottom.x) and (top.y, bottom.y); input block
+    // (r, c) goes to output block row c, output block column r.
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+        blocks[c][threadIdx.y + s * kRowsOfThreads] = make_float4(top[s].x, bottom[s].x, top[s].y, bottom[s].y);
 
-    // Every warp writes 8 rows of the tile but reads from all 64: wait for all of them.
+    // Every warp wrote blocks of 2 of the tile's 32 block columns; each reads from all of them.
     __syncthreads();
 
-    // The output tile is kTile x kTileRows (out is cols x rows) and its origin swaps the block indices.
-    // Each warp writes output rows out_row0 + j, each as two runs of 32 consecutive floats (s = 0, 32).
-    const int out_row0 = tile_col0 + threadIdx.y;  // output row = an input column
-    const int out_col0 = tile_row0 + threadIdx.x;  // output column = an input row
-    if (full) {
+    // Output block (b, c): output rows 2b and 2b + 1 of the tile (input columns), output columns 2c and
+    // 2c + 1 (input rows); out is cols x rows, so the tile's origin there swaps.
+    const int out_col = tile_row0 + 2 * c;
 #pragma unroll
-        for (int j = 0; j < kTile; j += kBlockRows)
-#pragma unroll
-            for (int s = 0; s < kTileRows; s += kTile)
-                out[std::size_t(out_row0 + j) * rows + out_col0 + s] = tile[threadIdx.x + s][threadIdx.y + j];
-    } else {
-#pragma unroll
-        for (int j = 0; j < kTile; j += kBlockRows)
-#pragma unroll
-            for (int s = 0; s < kTileRows; s += kTile) {
-                const int out_row = out_row0 + j, out_col = out_col0 + s;
-                if (out_row < cols && out_col < rows)
-                    out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x + s][threadIdx.y + j];
-            }
+    for (int s = 0; s < kSteps; ++s) {
+        const int b = threadIdx.y + s * kRowsOfThreads;
+        const float4 v = blocks[b][c];
+        const int out_row = tile_col0 + 2 * b;
+        if (full) {
+            *reinterpret_cast<float2*>(&out[std::size_t(out_row) * rows + out_col]) = make_float2(v.x, v.y);
+            *reinterpret_cast<float2*>(&out[std::size_t(out_row + 1) * rows + out_col]) = make_float2(v.z, v.w);
+        } else {
+            const float vals[2][2] = {{v.x, v.y}, {v.z, v.w}};
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j)
+                    if (out_row + i < cols && out_col + j < rows)
+                        out[std::size_t(out_row + i) * rows + out_col + j] = vals[i][j];
+        }
     }
     // END STUDENT REGION
 }
 
 void transpose(const float* in, float* out, int rows, int cols) {
     // BEGIN STUDENT REGION launch
-    // One block per 64 x 32 tile (kTileRows input rows, kTile input columns); kTileRows must equal the
+    // One block of kTile x 16 threads per 64 x 64 tile; kSide and the block's 16 rows must match the
     // kernel's. Tiles along the columns on x (up to 2^31 - 1 blocks), along the rows on y (at most 65535
     // blocks: 2^20 rows need 16384).
-    constexpr int kTileRows = 2 * kTile;
-    const dim3 block(kTile, kBlockRows);
-    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
+    constexpr int kSide = 2 * kTile;
+    const dim3 block(kTile, 2 * kBlockRows);
+    const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kSide)), static_cast<unsigned>(course::ceil_div(rows, kSide)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
     // END STUDENT REGION
     CUDA_CHECK_LAUNCH();

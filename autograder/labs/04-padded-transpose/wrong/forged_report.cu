@@ -11,10 +11,12 @@
 // Expected: forbidden_symbol.
 //
 // Region-overlay form: only the launch region (the reference launch plus the forged record); the
-// kernel region is the reference solution's.
+// kernel region is the earlier reference's (wrong/previous_reference.cu).
+
+// FILL FROM: wrong/previous_reference.cu  (the regions not given here: transpose_tile_kernel)
 
 // BEGIN STUDENT REGION launch
-    constexpr int kTileRows = 2 * kTile;  // the reference kernel's tile: 64 input rows x 32 columns
+    constexpr int kTileRows = 2 * kTile;  // the earlier reference kernel's tile: 64 x 32
     const dim3 block(kTile, kBlockRows);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);

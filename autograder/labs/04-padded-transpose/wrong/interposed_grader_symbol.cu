@@ -6,10 +6,13 @@
 // Why it fails now: the region's first `}` closes a function opened outside it, which a region may
 // not do; the submission is refused before anything is compiled. Expected: refused_region.
 //
-// Region-overlay form: only the launch region; the kernel region is the reference solution's.
+// Region-overlay form: only the launch region; the kernel region is the earlier
+// reference's (wrong/previous_reference.cu).
+
+// FILL FROM: wrong/previous_reference.cu  (the regions not given here: transpose_tile_kernel)
 
 // BEGIN STUDENT REGION launch
-    constexpr int kTileRows = 2 * kTile;  // the reference kernel's tile: 64 input rows x 32 columns
+    constexpr int kTileRows = 2 * kTile;  // the earlier reference kernel's tile: 64 x 32
     const dim3 block(kTile, kBlockRows);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);

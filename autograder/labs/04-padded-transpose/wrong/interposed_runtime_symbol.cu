@@ -7,12 +7,15 @@
 // refuse a lab that defines a symbol of the CUDA runtime outside its namespace.
 // Expected: refused_region.
 //
-// Region-overlay form: only the launch region; the kernel region is the reference solution's.
+// Region-overlay form: only the launch region; the kernel region is the earlier
+// reference's (wrong/previous_reference.cu).
+
+// FILL FROM: wrong/previous_reference.cu  (the regions not given here: transpose_tile_kernel)
 
 // BEGIN STUDENT REGION launch
     extern bool g_student_ran;
     g_student_ran = true;
-    constexpr int kTileRows = 2 * kTile;  // the reference kernel's tile: 64 input rows x 32 columns
+    constexpr int kTileRows = 2 * kTile;  // the earlier reference kernel's tile: 64 x 32
     const dim3 block(kTile, kBlockRows);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);

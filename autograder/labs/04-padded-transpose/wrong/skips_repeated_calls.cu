@@ -1,8 +1,10 @@
-// Known-wrong Lab 04 (a measurement cheat): the reference kernel, but at the benchmark size only the
+// Known-wrong Lab 04 (a measurement cheat): the earlier reference kernel, but at the benchmark size only the
 // first call with a given pair of buffers transposes; a later call with a pair seen before returns at
 // once, betting that the output still holds the answer. The first call passes the correctness gate; the
 // speed checks poison the output and refill the input with fresh contents before every timed call, and
 // check each result. Expected: wrong_result.
+
+// FILL FROM: wrong/previous_reference.cu  (the regions not given here: transpose_tile_kernel)
 
 // BEGIN STUDENT REGION launch
     // BUG (cheat): remember the buffers of recent big calls and skip the work when a pair comes again.
@@ -16,7 +18,7 @@
         seen_out[next] = out;
         next = (next + 1) % 4;
     }
-    constexpr int kTileRows = 2 * kTile;  // the reference kernel's tile: 64 input rows x 32 columns
+    constexpr int kTileRows = 2 * kTile;  // the earlier reference kernel's tile: 64 x 32
     const dim3 block(kTile, kBlockRows);
     const dim3 grid(static_cast<unsigned>(course::ceil_div(cols, kTile)), static_cast<unsigned>(course::ceil_div(rows, kTileRows)));
     transpose_tile_kernel<<<grid, block>>>(in, out, rows, cols);
