@@ -26,7 +26,7 @@ namespace lab03 {
 // 1/2), so the FMA units, not shared memory, set the pace.
 constexpr int kBM = 128;  // rows of C per block
 constexpr int kBN = 256;  // columns of C per block
-constexpr int kBK = 8;    // depth of one K tile
+constexpr int kBK = 16;   // depth of one K tile
 constexpr int kWM = 64;   // rows of C per warp (the warp tile)
 constexpr int kWN = 64;   // columns of C per warp
 constexpr int kTM = 8;    // rows of C per thread (the thread tile)
@@ -37,20 +37,20 @@ constexpr int kLanesN = kWN / kTN;                    // 4 lanes across it
 constexpr int kThreads = (kBM / kWM) * kWarpsN * 32;  // 2 x 4 warps: 256 threads
 // kThreads and kMinBlocksPerSm are the kernel's __launch_bounds__. With 1 block an SM the compiler
 // may give a thread up to 255 registers: the 128 accumulators, 8 + 16 operands and the next tile's
-// 3 float4 fit without spilling (225 registers for sm_90). 256 threads x 225 registers take most of
+// 6 float4 fit without spilling (253 registers for sm_90). 256 threads x 253 registers take most of
 // an SM's 65536, so one block (8 warps) runs on an SM at a time; each thread's 128 independent FMAs
 // per k keep the FMA units busy without more warps.
 constexpr int kMinBlocksPerSm = 1;
 // A is stored transposed (k-major), so a thread's 8 values of A at one k are two contiguous float4.
-// Padding each row by 4 floats makes the transposing stores free of bank conflicts (see the kernel).
-constexpr int kPadA = 4;
-constexpr int kLoadsA = kBM * kBK / 4 / kThreads;  // float4 of the A tile each thread loads: 1
-constexpr int kLoadsB = kBK * kBN / 4 / kThreads;  // float4 of the B tile each thread loads: 2
+constexpr int kLoadsA = kBM * kBK / 4 / kThreads;  // float4 of the A tile each thread loads: 2
+constexpr int kLoadsB = kBK * kBN / 4 / kThreads;  // float4 of the B tile each thread loads: 4
+// Consecutive blocks take kGroupRows tile rows of C before moving one tile column right (see the kernel).
+constexpr int kGroupRows = 8;
 
 static_assert(kLanesM * kLanesN == 32 && kTM % 4 == 0 && kTN % 4 == 0, "32 lanes a warp, float4 pieces of a thread tile");
 static_assert(kBM % kWM == 0 && kBN % kWN == 0, "whole warp tiles");
 static_assert(kLoadsA * kThreads * 4 == kBM * kBK && kLoadsB * kThreads * 4 == kBK * kBN, "whole float4 tiles");
-static_assert(2 * kBK * (kBM + kPadA + kBN) * 4 <= 48 * 1024, "two stages of static shared memory within 48 KB");
+static_assert(2 * kBK * (kBM + kBN) * 4 <= 48 * 1024, "two stages of static shared memory within 48 KB");
 
 // Loads columns col..col+3 (col a multiple of 4) of row `row` of a rows x cols row-major matrix,
 // with zeros for whatever lies outside it. `vec`: cols % 4 == 0 and m is 16-byte aligned, so the
@@ -91,11 +91,22 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
                         int K) {
     // BEGIN STUDENT REGION tiled_matmul_kernel
     // Two stages of each tile (double buffering): while the block computes on one, the next tile's
-    // global loads are in flight into registers and then go to the other stage. 24832 bytes in all.
-    __shared__ __align__(16) float As[2][kBK][kBM + kPadA];  // (stage, k, m): A transposed, As[k][m] = A(m, k)
-    __shared__ __align__(16) float Bs[2][kBK][kBN];          // (stage, k, n): B as it comes
+    // global loads are in flight into registers and then go to the other stage. 49152 bytes in all,
+    // the most static shared memory a block may declare.
+    __shared__ __align__(16) float As[2][kBK][kBM];  // (stage, k, m): A transposed, As[k][m] = A(m, k)
+    __shared__ __align__(16) float Bs[2][kBK][kBN];  // (stage, k, n): B as it comes
 
-    const int block_row = blockIdx.y * kBM, block_col = blockIdx.x * kBN;
+    // Which tile of C. Blocks start in the order of their linear index, row by row of the grid; taken
+    // as they are, a wave of 132 blocks would cover 8 whole tile rows of C and need all of B. Renumbered
+    // so that consecutive blocks go down a group of kGroupRows tile rows before moving right, a wave
+    // covers a squarer patch (8 tile rows x about 16 tile columns at 4096^2), whose rows of A and
+    // columns of B stay in L2 while the wave uses them.
+    const int tiles_n = static_cast<int>(gridDim.x), tiles_m = static_cast<int>(gridDim.y);
+    const int linear = static_cast<int>(blockIdx.y) * tiles_n + static_cast<int>(blockIdx.x);
+    const int group = linear / (kGroupRows * tiles_n), in_group = linear % (kGroupRows * tiles_n);
+    const int group_rows = min(kGroupRows, tiles_m - group * kGroupRows);  // the last group may be shorter
+    const int block_row = (group * kGroupRows + in_group % group_rows) * kBM;
+    const int block_col = (in_group / group_rows) * kBN;
 
     // Which outputs. Warp w owns the warp tile at rows (w / 4) * 64 and columns (w % 4) * 64 of the
     // block's tile; its lane (ly, lx) = (lane / 4, lane % 4) owns, inside it, rows ly*4 + (0..3) and
@@ -111,9 +122,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     const bool vec_b = N % 4 == 0 && reinterpret_cast<std::uintptr_t>(B) % 16 == 0;
     const bool vec_c = N % 4 == 0 && reinterpret_cast<std::uintptr_t>(C) % 16 == 0;
 
-    // Global -> registers. Float4 number f = tid + i * kThreads of the A tile (128 x 8) is row f / 2,
-    // columns (f % 2) * 4 ..: a warp reads 16 rows x 32 contiguous bytes of A, whole 32-byte sectors.
-    // Of the B tile (8 x 256), row f / 64, columns (f % 64) * 4 ..: a warp reads 512 contiguous bytes.
+    // Global -> registers. Float4 number f = tid + i * kThreads of the A tile (128 x 16) is row f / 4,
+    // columns (f % 4) * 4 ..: a warp reads 8 rows x 64 contiguous bytes of A, whole 32-byte sectors.
+    // Of the B tile (16 x 256), row f / 64, columns (f % 64) * 4 ..: a warp reads 512 contiguous bytes.
     float4 a_next[kLoadsA], b_next[kLoadsB];
     auto load_tiles = [&](int k0) {
 #pragma unroll
@@ -127,11 +138,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
             b_next[i] = load_quad(B, K, N, k0 + f / (kBN / 4), block_col + (f % (kBN / 4)) * 4, vec_b);
         }
     };
-    // Registers -> shared stage s, A transposed. Bank conflicts (bank = word index % 32): each of a
-    // thread's four scalar stores of A writes, across a warp, 16 consecutive m in each of two rows of
-    // As 4 apart (k and k + 4); padded to 132 floats those rows lie 4 x 132 = 528 words, 16 banks,
-    // apart, so the warp's 32 stores hit 32 different banks. A warp's float4 stores of B fill 512
-    // contiguous bytes of one row: 4 wavefronts, the least 512 bytes can take.
+    // Registers -> shared stage s, A transposed. A warp's float4 stores of B fill 512 contiguous bytes
+    // of one row: 4 wavefronts, the least 512 bytes can take. Its scalar stores of A are not free of
+    // bank conflicts, knowingly: each of a thread's four stores writes, across the warp, 8 consecutive m
+    // in each of 4 rows of As (k, k + 4, k + 8, k + 12), and rows of 128 floats all start in bank 0, so
+    // the 8 m of the four rows share 8 banks: 4 wavefronts where 1 would do. That is 12 extra
+    // wavefronts a warp per tile, against 96 for the tile's reads (16 k x 6 float4): about 8% more
+    // shared-memory traffic, off the FMA loop's path. The conflict-free layouts measured slower on an
+    // H200 at 4096^3: an XOR swizzle of As (which the reads must undo, at the cost of registers) 0.88 of
+    // cuBLAS, each warp loading 32 rows of A (so its stores go to 32 banks, but its global loads use
+    // half of each 32-byte sector) 0.90, this kernel 0.91. Padding the rows (Lab 04's cure) would not
+    // fit two stages in 48 KB, nor keep the reads' float4 aligned and conflict-free at once.
     auto store_tiles = [&](int s) {
 #pragma unroll
         for (int i = 0; i < kLoadsA; ++i) {
