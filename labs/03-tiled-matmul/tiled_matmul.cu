@@ -3,7 +3,7 @@
 // Teaches: reusing every element fetched from global memory many times by staging tiles of A and B
 // in __shared__ memory; the two barriers of the tile loop and why each is needed; partial tiles at
 // the edges (load zeros, store nothing); then the progression towards cuBLAS: a bank-conflict-free
-// layout, double buffering and register blocking.
+// layout, double buffering, register blocking and warp tiling.
 // Check it (from the repository root):  make -C build -j"$(nproc)" check-lab03   Handout: README.md beside this file.
 //
 // Only edit between BEGIN/END STUDENT REGION: the grader builds your lab from the course's copy of this
