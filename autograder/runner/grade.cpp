@@ -329,6 +329,11 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
     std::vector<std::pair<SanitizerTask*, SanitizerRun*>> work;
     for (auto& t : tasks)
         for (auto& r : t.runs) work.push_back({&t, &r});
+    // Longest first: racecheck runs take several times as long as the others (seconds against a few), so
+    // they start first and the short runs fill the cores around them; the batch ends soonest that way.
+    std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) {
+        return (a.second->tool == "racecheck") > (b.second->tool == "racecheck");
+    });
     out << "memory and race check (compute-sanitizer) of " << tasks.size() << " lab(s), " << work.size() << " run(s)... "
         << std::flush;
     const auto start = std::chrono::steady_clock::now();
