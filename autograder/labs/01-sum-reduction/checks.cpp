@@ -17,6 +17,7 @@
 #include "hints.hpp"
 #include "huge_input.hpp"
 #include "random.hpp"
+#include "reduction_bench.hpp"
 #include "speed.hpp"
 
 #include <cuda_runtime_api.h>
@@ -174,63 +175,31 @@ TEST_CASE("block_sum_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: 2^28 random floats in two buffers, refilled with fresh contents
-// for every call of yours and summed by CUB first, the contenders, and a correctness gate. Every timed
-// call of yours is checked (speed.hpp).
-struct SpeedBench {
-    grading::BenchInputs inputs{kBenchN, "lab01-bench", 0.0f, 1.0f};
-    std::vector<float> sums;                 // each input's sum by CUB
-    course::GuardedBuffer<float> student_out{1};
-    course::DeviceBuffer<float> out{1};      // the baseline's and the peer's
-    lab01::baseline::CubSum cub{kBenchN};
-    int current = 0;                         // the input of the student's next call
-    bool correct = false;
-
-    SpeedBench() {
-        for (int i = 0; i < 2; ++i) sums.push_back(reference(i));
-        // Gate: the student's result at this size must agree with CUB's within the rounding bound of the
-        // random-float check (for both sums: twice it). The inputs of every call span a different range,
-        // so their sums differ by far more than that from one call to the next.
-        if (!grading::run_student([&] { lab01::sum_reduce(inputs[0], student_out.data(), kBenchN); },
-                                  "sum_reduce(" + n_str(kBenchN) + ")"))
-            return;
-        const std::string wrong = verify(0);
-        correct = wrong.empty();
-        if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
-    }
-    float reference(int slot) {
-        cub(inputs[slot], out.data(), kBenchN);
-        return out.download()[0];
-    }
-    std::string verify(int i) const {
-        const float s = student_out.download()[0], c = sums[static_cast<std::size_t>(i)];
-        // All values are positive, so sum |x| = c; the bound is the random-float check's, doubled.
-        const double tol = 2.0 * 8.0 * std::sqrt(double(kBenchN)) * std::ldexp(1.0, -24) * std::fabs(c);
+// Lab 01's reduction for the shared speed bench (reduction_bench.hpp): 2^28 random floats in [0, 1),
+// summed by the student's sum_reduce, the naive baseline and cub::DeviceReduce::Sum.
+struct SumBench {
+    using Peer = lab01::baseline::CubSum;
+    static constexpr std::size_t kN = kBenchN;
+    static constexpr const char* kTag = "lab01-bench";
+    static constexpr float kLo = 0.0f;
+    static constexpr float kHi = 1.0f;
+    static constexpr const char* kName = "sum_reduce";
+    static void student(const float* in, float* out, std::size_t n) { lab01::sum_reduce(in, out, n); }
+    static void baseline(const float* in, float* out, std::size_t n) { lab01::baseline::naive_sum(in, out, n); }
+    // The student's sum @p s must agree with CUB's @p c within the rounding bound of the random-float
+    // check (for both sums: twice it). The inputs of every call span a different range, so their sums
+    // differ by far more than that from one call to the next. All values are positive, so sum |x| = c.
+    static std::string check(float s, float c) {
+        const double tol = 2.0 * 8.0 * std::sqrt(double(kN)) * std::ldexp(1.0, -24) * std::fabs(c);
         if (!(std::isfinite(s) && std::fabs(double(s) - c) <= tol))
             return "the sum is " + std::to_string(s) + " but cub::DeviceReduce::Sum gives " + std::to_string(c);
-        return inputs.changed(i);
-    }
-    std::vector<grading::Timings> measure(const std::vector<grading::Criterion>& criteria) {
-        const grading::VerifiedCalls calls{2,
-                                           [&](int slot, int call) {
-                                               inputs.refresh(slot, call);
-                                               sums[static_cast<std::size_t>(slot)] = reference(slot);
-                                               current = slot;
-                                               student_out.poison();
-                                           },
-                                           [&](int slot) { return verify(slot); }};
-        return grading::measure_against([&] { lab01::sum_reduce(inputs[current], student_out.data(), kBenchN); },
-                                        [&] { lab01::baseline::naive_sum(inputs[0], out.data(), kBenchN); },
-                                        [&] { cub(inputs[0], out.data(), kBenchN); }, criteria, calls);
-    }
-    static std::string figures(const grading::Timings& t) {
-        const double bytes = static_cast<double>(kBenchN) * sizeof(float);
-        return "n = 2^28: yours " + grading::fixed(course::gb_per_s(bytes, t.student_ms), 0) + " GB/s, naive " +
-               grading::fixed(course::gb_per_s(bytes, t.baseline_ms), 0) + " GB/s, CUB " +
-               grading::fixed(course::gb_per_s(bytes, t.peer_ms), 0) + " GB/s (medians, " +
-               std::to_string(t.rounds) + " round(s))";
+        return "";
     }
 };
+
+// Shared set-up of the two speed checks: fresh inputs for every call of yours, summed by CUB first, the
+// contenders, and a correctness gate. Every timed call of yours is checked (speed.hpp).
+using SpeedBench = grading::ReductionBench<SumBench>;
 
 // The two speed checks' one bench, set up and measured by whichever of them runs first.
 grading::SharedSpeed& speed() {

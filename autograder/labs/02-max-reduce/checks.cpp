@@ -20,6 +20,7 @@
 #include "hints.hpp"
 #include "huge_input.hpp"
 #include "random.hpp"
+#include "reduction_bench.hpp"
 #include "speed.hpp"
 
 #include <cuda_runtime_api.h>
@@ -405,59 +406,28 @@ TEST_CASE("block_max_kernel reduces in shared memory") {
 }
 
 namespace {
-// Shared set-up of the two speed checks: 2^28 random floats in two buffers, refilled with fresh contents
-// for every call of yours and reduced by CUB first, the contenders, and a correctness gate. Every timed
-// call of yours is checked (speed.hpp).
-struct SpeedBench {
-    grading::BenchInputs inputs{kBenchN, "lab02-bench", -1.0f, 1.0f};
-    std::vector<float> maxima;               // each input's maximum by CUB
-    course::GuardedBuffer<float> student_out{1};
-    course::DeviceBuffer<float> out{1};      // the baseline's and the peer's
-    lab02::baseline::CubMax cub{kBenchN};
-    int current = 0;                         // the input of the student's next call
-    bool correct = false;
-
-    SpeedBench() {
-        for (int i = 0; i < 2; ++i) maxima.push_back(reference(i));
-        // Gate: the student's maximum at this size must equal CUB's exactly (no NaN or infinity here,
-        // where CUB and the lab's policy agree).
-        if (!grading::run_student([&] { lab02::max_reduce(inputs[0], student_out.data(), kBenchN); },
-                                  "max_reduce(" + n_str(kBenchN) + ")"))
-            return;
-        const std::string wrong = verify(0);
-        correct = wrong.empty();
-        if (!correct) grading::fail(Failure::WrongResult, "at " + n_str(kBenchN) + ": " + wrong);
-    }
-    float reference(int slot) {
-        cub(inputs[slot], out.data(), kBenchN);
-        return out.download()[0];
-    }
-    std::string verify(int i) const {
-        const float s = student_out.download()[0], c = maxima[static_cast<std::size_t>(i)];
+// Lab 02's reduction for the shared speed bench (reduction_bench.hpp): 2^28 random floats in [-1, 1),
+// reduced by the student's max_reduce, the naive baseline and cub::DeviceReduce::Max.
+struct MaxBench {
+    using Peer = lab02::baseline::CubMax;
+    static constexpr std::size_t kN = kBenchN;
+    static constexpr const char* kTag = "lab02-bench";
+    static constexpr float kLo = -1.0f;
+    static constexpr float kHi = 1.0f;
+    static constexpr const char* kName = "max_reduce";
+    static void student(const float* in, float* out, std::size_t n) { lab02::max_reduce(in, out, n); }
+    static void baseline(const float* in, float* out, std::size_t n) { lab02::baseline::naive_max(in, out, n); }
+    // The student's maximum @p s must equal CUB's @p c exactly (no NaN or infinity here, where CUB and
+    // the lab's policy agree).
+    static std::string check(float s, float c) {
         if (!matches(s, c)) return "the maximum is " + show(s) + " but cub::DeviceReduce::Max gives " + show(c);
-        return inputs.changed(i);
-    }
-    std::vector<grading::Timings> measure(const std::vector<grading::Criterion>& criteria) {
-        const grading::VerifiedCalls calls{2,
-                                           [&](int slot, int call) {
-                                               inputs.refresh(slot, call);
-                                               maxima[static_cast<std::size_t>(slot)] = reference(slot);
-                                               current = slot;
-                                               student_out.poison();
-                                           },
-                                           [&](int slot) { return verify(slot); }};
-        return grading::measure_against([&] { lab02::max_reduce(inputs[current], student_out.data(), kBenchN); },
-                                        [&] { lab02::baseline::naive_max(inputs[0], out.data(), kBenchN); },
-                                        [&] { cub(inputs[0], out.data(), kBenchN); }, criteria, calls);
-    }
-    static std::string figures(const grading::Timings& t) {
-        const double bytes = static_cast<double>(kBenchN) * sizeof(float);
-        return "n = 2^28: yours " + grading::fixed(course::gb_per_s(bytes, t.student_ms), 0) + " GB/s, naive " +
-               grading::fixed(course::gb_per_s(bytes, t.baseline_ms), 0) + " GB/s, CUB " +
-               grading::fixed(course::gb_per_s(bytes, t.peer_ms), 0) + " GB/s (medians, " +
-               std::to_string(t.rounds) + " round(s))";
+        return "";
     }
 };
+
+// Shared set-up of the two speed checks: fresh inputs for every call of yours, reduced by CUB first, the
+// contenders, and a correctness gate. Every timed call of yours is checked (speed.hpp).
+using SpeedBench = grading::ReductionBench<MaxBench>;
 
 // The two speed checks' one bench, set up and measured by whichever of them runs first.
 grading::SharedSpeed& speed() {

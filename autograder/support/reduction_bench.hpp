@@ -1,0 +1,127 @@
+/// @file reduction_bench.hpp
+/// @brief The speed bench of a lab whose launcher reduces an array of floats to one float (a sum, a
+/// maximum): fresh inputs for every call, each one's reference from the lab's library peer, a correctness
+/// gate at the benchmark size, and every timed call of the student's code verified (speed.hpp).
+///
+/// A lab describes its reduction in a small traits struct and hands it to ReductionBench; the lab's
+/// checks keep their thresholds, hints and SharedSpeed accessor, and measure through
+/// `grading::measure_bench<grading::ReductionBench<Traits>>`. The traits struct provides:
+///
+/// - `using Peer`: the library peer (e.g. a CUB wrapper), constructible from the element count and
+///   callable as `peer(const float* d_in, float* d_out, std::size_t n)`;
+/// - `static constexpr std::size_t kN`: the benchmark's element count;
+/// - `static constexpr const char* kTag`: names the inputs' seeds (BenchInputs);
+/// - `static constexpr float kLo, kHi`: the range the inputs' values are drawn from (BenchInputs);
+/// - `static constexpr const char* kName`: the launcher's name in messages, e.g. "sum_reduce";
+/// - `static void student(const float*, float*, std::size_t)`: calls the student's launcher;
+/// - `static void baseline(const float*, float*, std::size_t)`: calls the naive baseline;
+/// - `static std::string check(float got, float reference)`: "" when the student's value @p got is
+///   right for the peer's @p reference, else what is wrong (the lab's own tolerance and wording).
+#pragma once
+
+#include "grading.hpp"
+#include "speed.hpp"
+
+#include "device_buffer.hpp"
+#include "guarded_buffer.hpp"
+#include "timer.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// @brief The shared set-up of a reduction lab's speed checks: Traits::kN floats in two buffers, refilled
+/// with fresh contents for every call of the student's and reduced by the peer first, the three
+/// contenders, and a correctness gate. Built by measure_bench(), which reads `correct` and then calls
+/// measure().
+/// @tparam Traits the lab's description of its reduction (see the file's description)
+template <class Traits>
+struct ReductionBench {
+    /// @brief Elements of every input.
+    static constexpr std::size_t kN = Traits::kN;
+
+    BenchInputs inputs{kN, Traits::kTag, Traits::kLo, Traits::kHi};  ///< the two inputs, used in turn
+    std::vector<float> refs;                 ///< each input's reference, by the peer
+    course::GuardedBuffer<float> student_out{1};  ///< the student's output, poisoned before each call
+    course::DeviceBuffer<float> out{1};      ///< the baseline's and the peer's output
+    typename Traits::Peer peer{kN};          ///< the library peer
+    int current = 0;                         ///< the input of the student's next call
+    bool correct = false;                    ///< whether the gate passed (measure_bench() reads it)
+
+    /// @brief Computes both inputs' references, then runs the gate: one call of the student's on the first
+    /// input, checked like every timed call. A wrong result fails the current check as a wrong result,
+    /// and the speed is then not measured.
+    ReductionBench() {
+        for (int i = 0; i < 2; ++i) refs.push_back(reference(i));
+        if (!run_student([&] { Traits::student(inputs[0], student_out.data(), kN); },
+                         std::string(Traits::kName) + "(" + n_str() + ")"))
+            return;
+        const std::string wrong = verify(0);
+        correct = wrong.empty();
+        if (!correct) fail(Failure::WrongResult, "at " + n_str() + ": " + wrong);
+    }
+
+    /// @brief The peer's result on input @p slot.
+    /// @param slot the input, 0 or 1
+    float reference(int slot) {
+        peer(inputs[slot], out.data(), kN);
+        return out.download()[0];
+    }
+
+    /// @brief "" when the student's output is right for input @p slot (Traits::check against the slot's
+    /// reference) and the input is unchanged, else what is wrong.
+    /// @param slot the input the student's last call read
+    std::string verify(int slot) const {
+        const std::string wrong =
+            Traits::check(student_out.download()[0], refs[static_cast<std::size_t>(slot)]);
+        if (!wrong.empty()) return wrong;
+        return inputs.changed(slot);
+    }
+
+    /// @brief Times the student's launcher, the naive baseline and the peer (measure_against()): before
+    /// every student call the input it reads gets fresh contents and a fresh reference, and the output is
+    /// poisoned; after it, the result is verified.
+    /// @param criteria the speed checks' criteria, in their order
+    /// @return one Timings a criterion
+    std::vector<Timings> measure(const std::vector<Criterion>& criteria) {
+        const VerifiedCalls calls{2,
+                                  [&](int slot, int call) {
+                                      inputs.refresh(slot, call);
+                                      refs[static_cast<std::size_t>(slot)] = reference(slot);
+                                      current = slot;
+                                      student_out.poison();
+                                  },
+                                  [&](int slot) { return verify(slot); }};
+        return measure_against([&] { Traits::student(inputs[current], student_out.data(), kN); },
+                               [&] { Traits::baseline(inputs[0], out.data(), kN); },
+                               [&] { peer(inputs[0], out.data(), kN); }, criteria, calls);
+    }
+
+    /// @brief The figures behind a speed check's ratio, for its report: each contender's bandwidth over
+    /// the input's bytes, e.g. "n = 2^28: yours 2990 GB/s, naive 810 GB/s, CUB 3000 GB/s (medians, 1
+    /// round(s))".
+    /// @param t the timings of the check's criterion
+    static std::string figures(const Timings& t) {
+        const double bytes = static_cast<double>(kN) * sizeof(float);
+        return size_label() + ": yours " + fixed(course::gb_per_s(bytes, t.student_ms), 0) + " GB/s, naive " +
+               fixed(course::gb_per_s(bytes, t.baseline_ms), 0) + " GB/s, CUB " +
+               fixed(course::gb_per_s(bytes, t.peer_ms), 0) + " GB/s (medians, " + std::to_string(t.rounds) +
+               " round(s))";
+    }
+
+private:
+    /// @brief "n = " and the element count, as the gate's messages name the size.
+    static std::string n_str() { return "n = " + std::to_string(kN); }
+
+    /// @brief The size as the figures name it: "n = 2^k" for a power of two, else as n_str().
+    static std::string size_label() {
+        if (kN == 0 || (kN & (kN - 1)) != 0) return n_str();
+        int k = 0;
+        while ((std::size_t(1) << k) != kN) ++k;
+        return "n = 2^" + std::to_string(k);
+    }
+};
+
+}  // namespace grading
