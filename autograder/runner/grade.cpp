@@ -584,7 +584,10 @@ std::vector<std::string> write_gradebook(const fs::path& out, const std::vector<
         if (j.is_discarded()) missing.push_back(s);
         else rows.push_back(std::move(j));
     }
-    const fs::path tmp_csv = out / "gradebook.csv.tmp", tmp_json = out / "gradebook.json.tmp";
+    // Each process writes its own temporary files (shards of one roster may finish at the same moment),
+    // and renames them into place: a reader never sees half a gradebook.
+    const std::string tag = ".tmp." + std::to_string(::getpid());
+    const fs::path tmp_csv = out / ("gradebook.csv" + tag), tmp_json = out / ("gradebook.json" + tag);
     std::ofstream(tmp_csv) << gradebook_csv(rows, rubric);
     std::ofstream(tmp_json) << nlohmann::json{{"students", rows}, {"missing", missing}}.dump(2) << "\n";
     fs::rename(tmp_csv, out / "gradebook.csv");
