@@ -85,15 +85,15 @@ echo; echo "== starters"; grep -E "^Lab |^Total" "$LOGS/grade-starters.log"
 fi
 
 if has stability; then
-# The same submissions, ten fresh seeds: every check's verdict must be the same each time.
+# The same submissions, ten (STABLE_N) fresh seeds: every check's verdict must be the same each time.
 SECONDS=0
-for i in $(seq 1 10); do
+for i in $(seq 1 "${STABLE_N:-10}"); do
   "$BUILD/grade" --tree solution --no-build --results "$LOGS/stable-$i.json" > "$LOGS/stable-$i.log" 2>&1
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(' '.join(t['status'][0] for t in r['tests']), r['score'])" \
     "$LOGS/stable-$i.json"
 done | tee "$LOGS/stable.txt" | sort | uniq -c
 [[ $(sort -u "$LOGS/stable.txt" | wc -l) -eq 1 ]] || stable_rc=1
-echo "== stability: 10 gradings of the solutions, $(sort -u "$LOGS/stable.txt" | wc -l) distinct verdict(s), ${SECONDS}s"
+echo "== stability: ${STABLE_N:-10} gradings of the solutions, $(sort -u "$LOGS/stable.txt" | wc -l) distinct verdict(s), ${SECONDS}s"
 fi
 
 if has bench; then
