@@ -77,6 +77,14 @@ void note(const std::string& line);
 /// @param what names the call in messages, e.g. "sum_reduce(n = 257)"
 bool run_student(const std::function<void()>& call, const std::string& what);
 
+/// @brief Runs @p call, code that calls the student's and checks for CUDA errors itself (the speed bench's
+/// timed loop), and turns what escapes it into failures as run_student() does: a CUDA error into a launch
+/// error (a lost context records a crash and ends the process), anything else thrown into a crash.
+/// Returns false when something escaped.
+/// @param call what to run
+/// @param what names it in messages
+bool run_guarded(const std::function<void()>& call, const std::string& what);
+
 /// @brief True when the current check has recorded a failure.
 bool current_check_failed();
 

@@ -228,11 +228,9 @@ void note(const std::string& line) {
     MESSAGE(line);
 }
 
-bool run_student(const std::function<void()>& call, const std::string& what) {
+bool run_guarded(const std::function<void()>& call, const std::string& what) {
     try {
         call();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        CUDA_CHECK(cudaGetLastError());
         return true;
     } catch (const course::CudaError& e) {
         if (e.is_sticky()) {
@@ -244,8 +242,20 @@ bool run_student(const std::function<void()>& call, const std::string& what) {
         fail(Failure::LaunchError, what + ": " + e.what());
     } catch (const std::exception& e) {
         fail(Failure::Crash, what + " threw: " + e.what());
+    } catch (...) {
+        fail(Failure::Crash, what + " threw something that is not a std::exception");
     }
     return false;
+}
+
+bool run_student(const std::function<void()>& call, const std::string& what) {
+    return run_guarded(
+        [&] {
+            call();
+            CUDA_CHECK(cudaDeviceSynchronize());
+            CUDA_CHECK(cudaGetLastError());
+        },
+        what);
 }
 
 }  // namespace grading

@@ -228,9 +228,9 @@ public:
             measured_ = true;
             // The timed calls run the student's code outside run_student(): an exception from it (a
             // throw, a refused launch) or a crashed kernel ends the measurement here, recorded as the
-            // gate's failures are (a lost CUDA context ends the process), so that the later checks
-            // record it too instead of finding nothing to judge.
-            run_student([&] { result_ = measure_(); }, "your code, called by the speed bench");
+            // gate's failures are (run_guarded; a lost CUDA context ends the process), so that the later
+            // checks record it too instead of finding nothing to judge.
+            run_guarded([&] { result_ = measure_(); }, "your code, called by the speed bench");
             failure_ = current_failure();
             if (!result_ && !failure_) {
                 fail(Failure::Crash, "the speed bench did not finish");
