@@ -30,8 +30,8 @@ __global__ void transpose_tile_kernel(const float* __restrict__ in, float* __res
     // store covers 256 consecutive bytes of one row, and a thread moves 8 elements with four loads and
     // four stores, half the instructions of a thread moving 8 floats one by one.
     //
-    // The tile is a 32 x 32 grid of float4 blocks with one padding block a row: blocks[r][c] is 16-byte
-    // unit 33 * r + c. A float4 access is served a quarter-warp (8 threads, 128 bytes) at a time; the 8
+    // The tile is a 32 x 32 grid of float4 blocks with one padding block a row: blocks[i][j] is 16-byte
+    // unit 33 * i + j. A float4 access is served a quarter-warp (8 threads, 128 bytes) at a time; the 8
     // threads that store down a column (blocks[c..c + 7][r]) land on units 33 * c + r, whose banks
     // (4 * (33 * c + r)) % 32 = (4 * c + 4 * r) % 32 are 8 different groups of 4 banks: conflict-free,
     // for the same reason as the [32][33] tile's column read. The reads go along a row: conflict-free.
