@@ -9,12 +9,9 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-timing}
 LOGS=${OUT:-$BUILD/timing}
 mkdir -p "$LOGS"
-extra=(-DCOURSE_BUILD_DOCS=OFF -DCOURSE_REPORT_SCHEMA_TESTS=OFF -DCOURSE_BUILD_WRONG_VARIANTS=OFF)
-source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
+source .ci/build-solutions.sh
 SECONDS=0
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$LOGS/timing-configure.log" 2>&1 || { tail -30 "$LOGS/timing-configure.log"; exit 1; }
-targets=(grade); for n in 01 02 03 04 05 06; do targets+=(lab${n}_solution); done
-cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]}" > "$LOGS/timing-build.log" 2>&1 || { grep -m20 error "$LOGS/timing-build.log"; exit 1; }
+build_solutions || exit 1
 echo "== build: ${SECONDS}s"
 show() {
   python3 - "$1" <<'PY'
