@@ -78,12 +78,6 @@ bool refused_at_build(Failure f) {
     return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
 }
 
-std::string seconds_str(double s) {
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(1) << s;
-    return o.str();
-}
-
 struct Options {
     std::string build_dir;
     int jobs = 0;
@@ -355,7 +349,7 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
     for (unsigned i = 0; i < pool; ++i) threads.emplace_back(worker);
     for (auto& th : threads) th.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out << seconds_str(secs) << " s\n";
+    out << num(secs, 1) << " s\n";
     for (auto& t : tasks) {
         CheckResult c = judge_sanitizer(*t.job->lab->sanitizer, t.runs, t.key, o.sanitizer_timeout_s);
         require_working_code(c, t.result->checks);
@@ -397,12 +391,9 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
             if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
         if (const CheckResult* broken = first_broken_check(lab_checks)) {
             // The item could earn nothing (require_working_code): the profile is not taken, which saves
-            // its run, and the item says why, with the class it would have had.
+            // its run, and the item says why, as require_working_code would.
             CheckResult c = runner_item(item.name, item.points, item.visibility);
-            c.cls = Failure::NotRun;
-            c.message = "not measured: this item earns its point only when the lab's results are right (\"" +
-                        broken->name + "\" failed: " + std::string(to_string(broken->cls)) + ")";
-            c.hint = "fix the failing check first";
+            earns_nothing_without_working_code(c, *broken, "not measured");
             out << "Lab " << j.lab->id << ": bank-conflict check not run (the lab's results are wrong)\n";
             results[i].checks.push_back(std::move(c));
             continue;
@@ -421,7 +412,7 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
                 : c.passed() ? "conflict-free"
                 : c.cls == Failure::NotRun ? "conflict-free, no point (the lab's results are wrong)"
                                            : "FAIL (" + title(c.cls) + "): " + c.message)
-            << " [" << seconds_str(run.seconds) << " s]\n";
+            << " [" << num(run.seconds, 1) << " s]\n";
         total += run.seconds;
         results[i].run_seconds += c.seconds;
         results[i].checks.push_back(std::move(c));
@@ -758,7 +749,7 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
             const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
             std::cout << "[" << done << "/" << total << "] " << b.student << ": " << summary.value("status", "") << " "
                       << summary.value("points", 0.0) << "/" << summary.value("max_points", 0.0) << "  (build "
-                      << seconds_str(b.build_s) << " s, GPU " << seconds_str(gpu_s[i]) << " s; about "
+                      << num(b.build_s, 1) << " s, GPU " << num(gpu_s[i], 1) << " s; about "
                       << static_cast<int>(left) << " s left)\n"
                       << std::flush;
             cv.notify_all();
@@ -776,10 +767,10 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
     }
     failed = total - done;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "graded " << done << " submission(s) in " << seconds_str(wall) << " s wall"
-              << (done ? " (" + seconds_str(wall / static_cast<double>(done)) + " s each; build " +
-                             seconds_str(build_total / static_cast<double>(done)) + " s and GPU " +
-                             seconds_str(gpu_total / static_cast<double>(done)) + " s a submission)"
+    std::cout << "graded " << done << " submission(s) in " << num(wall, 1) << " s wall"
+              << (done ? " (" + num(wall / static_cast<double>(done), 1) + " s each; build " +
+                             num(build_total / static_cast<double>(done), 1) + " s and GPU " +
+                             num(gpu_total / static_cast<double>(done), 1) + " s a submission)"
                        : std::string())
               << "\n";
     const auto missing = write_gradebook(ro.out, all, rubric);

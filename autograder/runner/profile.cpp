@@ -1,5 +1,6 @@
 // The runner's bank-conflict check (see profile.hpp).
 #include "profile.hpp"
+#include "reports.hpp"
 
 #include "sanitizer.hpp"
 
@@ -57,12 +58,6 @@ std::string percent(double share) {
     return s.str();
 }
 
-std::string fixed2(double v) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(2) << v;
-    return s.str();
-}
-
 // A kernel's name for people: demangled when it is a mangled name.
 std::string display_name(const std::string& kernel) {
     int status = 0;
@@ -76,7 +71,7 @@ std::string describe(const SharedTraffic& t) {
         if (wavefronts <= 0) return std::string("none");
         const double ideal = wavefronts - conflicts;
         return percent(conflict_share(conflicts, wavefronts)) + " replays (" +
-               fixed2(ideal > 0 ? wavefronts / ideal : 0) + " wavefronts per conflict-free one)";
+               num(ideal > 0 ? wavefronts / ideal : 0, 2) + " wavefronts per conflict-free one)";
     };
     return display_name(t.kernel) + ": loads " + side(t.load_conflicts, t.load_wavefronts) + ", stores " +
            side(t.store_conflicts, t.store_wavefronts);

@@ -9,12 +9,13 @@
 
 namespace grading {
 
-namespace {
 std::string num(double v, int digits) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << v;
     return s.str();
 }
+
+namespace {
 
 std::string figure(const CheckResult& c) {
     if (!c.value) return "";

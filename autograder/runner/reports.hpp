@@ -41,6 +41,10 @@ nlohmann::json student_summary(const std::string& student, const std::vector<Lab
 /// and for each lab of the rubric labNN_points, labNN_max, labNN_class (empty when the lab was not graded).
 std::string gradebook_csv(const std::vector<nlohmann::json>& summaries, const Rubric& rubric);
 
+/// @brief @p v with @p digits digits after the point, e.g. num(2.456, 1) == "2.5": the runner's one
+/// formatter of figures (seconds, ratios) in reports and messages.
+std::string num(double v, int digits);
+
 /// @brief Points as reports and tables write them: whole numbers as such ("3"), else one decimal ("2.5").
 std::string points_str(double p);
 

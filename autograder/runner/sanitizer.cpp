@@ -154,15 +154,18 @@ const CheckResult* first_broken_check(const std::vector<CheckResult>& checks) {
     return nullptr;
 }
 
-void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks, const std::string& finding) {
-    if (!item.passed() || item.skipped) return;
-    const CheckResult* broken = first_broken_check(other_checks);
-    if (!broken) return;
+void earns_nothing_without_working_code(CheckResult& item, const CheckResult& broken, const std::string& finding) {
     item.points = 0;
     item.cls = Failure::NotRun;
     item.message = finding + ", but this item earns its point only when the lab's results "
-                   "are right (\"" + broken->name + "\" failed: " + std::string(to_string(broken->cls)) + ")";
+                   "are right (\"" + broken.name + "\" failed: " + std::string(to_string(broken.cls)) + ")";
     item.hint = "fix the failing check first";
+}
+
+void require_working_code(CheckResult& item, const std::vector<CheckResult>& other_checks, const std::string& finding) {
+    if (!item.passed() || item.skipped) return;
+    if (const CheckResult* broken = first_broken_check(other_checks))
+        earns_nothing_without_working_code(item, *broken, finding);
 }
 
 CheckResult runner_item_skipped(CheckResult c, const std::string& why) {

@@ -66,6 +66,11 @@ void require_working_code(CheckResult& item, const std::vector<CheckResult>& oth
 /// TechniqueNotUsed, as require_working_code() judges), or nullptr when there is none.
 const CheckResult* first_broken_check(const std::vector<CheckResult>& checks);
 
+/// @brief Makes @p item "not run" with no points because @p broken failed: "<finding>, but this item earns
+/// its point only when the lab's results are right (...)". require_working_code() uses it, and so does a
+/// runner item that is not even taken when the lab already failed.
+void earns_nothing_without_working_code(CheckResult& item, const CheckResult& broken, const std::string& finding);
+
 /// @brief "" when @p lines are exactly a workload's start, end and done under @p key, for the test case
 /// @p workload; else what is wrong. @p end receives the end record.
 std::string workload_records_problem(const std::vector<nlohmann::json>& lines, const std::string& key,
