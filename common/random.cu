@@ -2,11 +2,12 @@
 #include "cuda_check.hpp"
 #include "random.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-
 #include <cstdlib>
 #include <random>
+#include <thread>
 
 namespace course {
 
@@ -22,15 +23,35 @@ __global__ void fill_integers_kernel(float* d, std::size_t n, std::uint64_t seed
 unsigned fill_grid(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>(ceil_div(n, 256), 65535)); }
 }  // namespace
 
+namespace {
+// Fills v[i] = value(i) for every i, split over the CPU's cores for large inputs. Every element depends
+// on its index alone, so the result is the same however the work is split.
+template <class F>
+void fill_by_index(std::vector<float>& v, F value) {
+    const std::size_t n = v.size();
+    constexpr std::size_t kSerialBelow = std::size_t(1) << 20;
+    const std::size_t workers =
+        n < kSerialBelow ? 1 : std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 16);
+    auto part = [&](std::size_t w) {
+        const std::size_t begin = n / workers * w, end = w + 1 == workers ? n : n / workers * (w + 1);
+        for (std::size_t i = begin; i < end; ++i) v[i] = value(i);
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(part, w);
+    part(0);
+    for (auto& t : threads) t.join();
+}
+}  // namespace
+
 std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
     std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = uniform_at(seed, i, lo, hi);
+    fill_by_index(v, [=](std::size_t i) { return uniform_at(seed, i, lo, hi); });
     return v;
 }
 
 std::vector<float> integer_floats(std::size_t n, std::uint64_t seed, int lo, int hi) {
     std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(integer_at(seed, i, lo, hi));
+    fill_by_index(v, [=](std::size_t i) { return static_cast<float>(integer_at(seed, i, lo, hi)); });
     return v;
 }
 

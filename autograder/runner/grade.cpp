@@ -293,17 +293,20 @@ void queue_sanitizer(const Options& o, const std::vector<LabJob>& jobs, std::vec
 // One run of a lab's workload under a tool (compute-sanitizer's, or ncu): its program's command line, and
 // a fresh scratch folder and log paths, the old ones removed. @p tool names the files:
 // <log_dir>/<lab log stem>.<tool>.log for the tool's report, .<tool>.output.log for what the program printed.
+// The program is told the tool, and is given back what the lab's checks handed to the workloads (@p handed).
 struct WorkloadRun {
     std::vector<std::string> program;  // the lab program with --seed, the channel and @p workload_flag
     fs::path scratch;                  // its working folder
     std::string log_path, output_path;
 };
 WorkloadRun prepare_workload(const Options& o, const LabJob& j, const fs::path& log_dir, std::uint64_t seed,
-                             const std::string& tool, const std::string& workload_flag) {
+                             const std::string& tool, const std::string& workload_flag,
+                             const std::map<std::string, std::string>& handed) {
     WorkloadRun w;
     const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
     w.program = {exe.string(),          "--seed",    std::to_string(seed), "--report-fd",
-                 std::to_string(kReportFd), "--artifacts", log_dir.string(), workload_flag};
+                 std::to_string(kReportFd), "--artifacts", log_dir.string(), workload_flag, "--workload-tool", tool};
+    for (const auto& [name, value] : handed) w.program.insert(w.program.end(), {"--workload-arg", name + "=" + value});
     w.scratch = fs::path(o.build_dir) / "grading" / "scratch" / (j.target + "-" + tool);
     const std::string stem = (log_dir / (j.log_stem + "." + tool)).string();
     w.log_path = stem + ".log";
@@ -336,7 +339,8 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
         for (std::size_t w; (w = next++) < work.size();) {
             SanitizerTask& t = *work[w].first;
             SanitizerRun& run = *work[w].second;
-            const WorkloadRun wr = prepare_workload(o, *t.job, t.log_dir, t.seed, run.tool, "--sanitizer-workload");
+            const WorkloadRun wr = prepare_workload(o, *t.job, t.log_dir, t.seed, run.tool, "--sanitizer-workload",
+                                                    t.result->workload_args);
             run.log_path = wr.log_path;
             run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, wr.program),
                                            o.sanitizer_timeout_s, wr.output_path, run.seconds, wr.scratch.string(),
@@ -399,7 +403,7 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
             continue;
         }
         out << "Lab " << j.lab->id << ": bank-conflict check (Nsight Compute)... " << std::flush;
-        const WorkloadRun wr = prepare_workload(o, j, log_dir, seed, "ncu", "--profile-workload");
+        const WorkloadRun wr = prepare_workload(o, j, log_dir, seed, "ncu", "--profile-workload", results[i].workload_args);
         ProfileRun run;
         run.log_path = wr.log_path;
         const std::string key = channel_key();

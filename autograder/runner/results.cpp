@@ -227,6 +227,12 @@ std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::js
     return "";
 }
 
+bool workload_arg_allowed(const std::string& name, const std::string& value) {
+    const auto name_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
+    return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), name_char) &&
+           value.size() <= 120 && std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
 LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
                            const ProcessOutcome& outcome, const std::string& key) {
     LabResult r;
@@ -281,6 +287,10 @@ LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const 
             c.hint = j.value("hint", "");
             c.notes = j.value("notes", std::vector<std::string>{});
             c.seconds = j.value("seconds", 0.0);
+            if (const auto w = j.find("workload"); w != j.end() && w->is_object())
+                for (const auto& [name, value] : w->items())
+                    if (value.is_string() && workload_arg_allowed(name, value.get<std::string>()))
+                        r.workload_args[name] = value.get<std::string>();
             if (j.contains("value")) {
                 c.value = j["value"].get<double>();
                 c.threshold = j.value("threshold", 0.0);

@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grading {
@@ -111,6 +112,9 @@ struct LabResult {
     double run_seconds = 0;    ///< time spent grading
     std::string log_path;      ///< the lab process's full output
     std::vector<std::string> notes;  ///< about the lab as a whole (edits outside the regions, ...)
+    /// @brief What the lab's checks handed to its workload runs (grading::hand_to_workloads): name and
+    /// value, each given back to the workloads as `--workload-arg name=value`.
+    std::map<std::string, std::string> workload_args;
     /// @brief Points earned.
     double points() const;
     /// @brief Points available.
@@ -120,6 +124,10 @@ struct LabResult {
     /// @brief The highest-precedence failure class among the checks (Failure::None when all passed).
     Failure primary_failure() const;
 };
+
+/// @brief Whether a value a lab's check handed to its workloads is taken: a name of lower-case letters,
+/// digits and '-' (at most 32), a printable value of at most 120 characters. Others are dropped.
+bool workload_arg_allowed(const std::string& name, const std::string& value);
 
 /// @brief Combines a lab's records (one JSON object a line, from the grader's channel) and its process
 /// outcome into one result per rubric check. A check that started but never ended is charged to the way

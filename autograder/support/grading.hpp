@@ -70,6 +70,23 @@ void measured(double value, double threshold, const std::string& unit, bool high
 /// @brief Adds a line to the current check's output (shown in reports).
 void note(const std::string& line);
 
+/// @brief Hands a value to this lab's workload runs (the memory and race check, the bank-conflict
+/// profile), which run later in their own processes: the runner reads it from the current check's
+/// record and gives it back to each workload as `--workload-arg name=value`, where workload_arg()
+/// returns it. Only what a graded run measured goes this way (e.g. the block shape the lab's launcher
+/// used), so that a workload can do the same work with fewer blocks.
+/// @param name lower-case letters, digits and '-', at most 32 characters
+/// @param value printable, at most 120 characters
+void hand_to_workloads(const std::string& name, const std::string& value);
+
+/// @brief In a workload run: the value a graded run handed over as @p name (see hand_to_workloads());
+/// nullopt when none was (a workload run alone, or with --sanitizer only).
+std::optional<std::string> workload_arg(const std::string& name);
+
+/// @brief In a workload run: the tool that runs it ("memcheck", "racecheck", "synccheck", "ncu"), as the
+/// runner's `--workload-tool` names it; empty when not named.
+const std::string& workload_tool();
+
 /// @brief Runs student code (a launcher call) and waits for the GPU. Returns false, with the
 /// failure recorded, if it threw or a kernel failed. A crashed kernel (sticky error) ends the
 /// process after the report is flushed, because the CUDA context can no longer be used.

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -37,8 +38,10 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +58,7 @@ struct CheckRecord {
     std::string unit;
     bool higher_is_better = true;
     std::vector<std::string> notes;
+    std::map<std::string, std::string> workload;  // handed to the workload runs (hand_to_workloads)
 };
 
 struct State {
@@ -67,6 +71,8 @@ struct State {
     std::string artifacts = ".";
     std::optional<course::DeviceInfo> device;
     CheckRecord current;
+    std::map<std::string, std::string> workload_args;  // --workload-arg name=value
+    std::string workload_tool;                         // --workload-tool
 } g;
 
 void emit(nlohmann::json line) {
@@ -92,6 +98,7 @@ nlohmann::json end_record(bool passed, double seconds) {
                         {"hint", g.current.hint},
                         {"notes", g.current.notes},
                         {"seconds", seconds}};
+    if (!g.current.workload.empty()) j["workload"] = g.current.workload;
     if (g.current.value) {
         j["value"] = *g.current.value;
         j["threshold"] = g.current.threshold;
@@ -228,6 +235,26 @@ void note(const std::string& line) {
     MESSAGE(line);
 }
 
+bool valid_workload_name(const std::string& name) {
+    return !name.empty() && name.size() <= 32 &&
+           std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+void hand_to_workloads(const std::string& name, const std::string& value) {
+    if (!valid_workload_name(name) || value.size() > 120 ||
+        !std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+        throw std::invalid_argument("hand_to_workloads: malformed name or value \"" + name + "\"");
+    g.current.workload[name] = value;
+}
+
+std::optional<std::string> workload_arg(const std::string& name) {
+    const auto it = g.workload_args.find(name);
+    if (it == g.workload_args.end()) return std::nullopt;
+    return it->second;
+}
+
+const std::string& workload_tool() { return g.workload_tool; }
+
 bool run_guarded(const std::function<void()>& call, const std::string& what) {
     try {
         call();
@@ -270,7 +297,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
-        if (a == "--seed" || a == "--report-fd" || a == "--artifacts") {
+        if (a == "--seed" || a == "--report-fd" || a == "--artifacts" || a == "--workload-arg" || a == "--workload-tool") {
             if (!has_value) {
                 std::cerr << argv[0] << ": " << a << " needs a value\n";
                 return 2;
@@ -278,6 +305,19 @@ int main(int argc, char** argv) {
             const std::string v = argv[++i];
             if (a == "--artifacts") {
                 g.artifacts = v;
+                continue;
+            }
+            if (a == "--workload-tool") {
+                g.workload_tool = v;
+                continue;
+            }
+            if (a == "--workload-arg") {
+                const auto eq = v.find('=');
+                if (eq == std::string::npos || !valid_workload_name(v.substr(0, eq))) {
+                    std::cerr << argv[0] << ": --workload-arg needs name=value, not '" << v << "'\n";
+                    return 2;
+                }
+                g.workload_args[v.substr(0, eq)] = v.substr(eq + 1);
                 continue;
             }
             const auto n = course::parse_seed(v);

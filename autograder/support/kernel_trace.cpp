@@ -37,8 +37,14 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        g_kernels.push_back({demangled(k->name), k->staticSharedMemory, k->dynamicSharedMemory,
-                             static_cast<double>(k->end - k->start) * 1e-6});
+        TracedKernel t{demangled(k->name), k->staticSharedMemory, k->dynamicSharedMemory,
+                       static_cast<double>(k->end - k->start) * 1e-6};
+        const int grid[3] = {k->gridX, k->gridY, k->gridZ}, block[3] = {k->blockX, k->blockY, k->blockZ};
+        for (int d = 0; d < 3; ++d) {
+            t.grid[d] = static_cast<unsigned>(grid[d]);
+            t.block[d] = static_cast<unsigned>(block[d]);
+        }
+        g_kernels.push_back(std::move(t));
     }
     std::free(buffer);
 }
@@ -78,6 +84,15 @@ std::optional<std::vector<TracedKernel>> trace_kernels(const std::function<void(
     }
     std::lock_guard<std::mutex> lock(g_mutex);
     return g_kernels;
+}
+
+std::optional<std::string> kernel_name(const void* func) {
+    const char* name = nullptr;
+    if (!func || cudaFuncGetName(&name, func) != cudaSuccess || !name) {
+        cudaGetLastError();  // not sticky; leave no error for the next check to find
+        return std::nullopt;
+    }
+    return demangled(name);
 }
 
 void check_shared_memory_technique(const std::string& lab_id, const std::function<void()>& call, const std::string& what,

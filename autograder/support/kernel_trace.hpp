@@ -17,6 +17,8 @@ struct TracedKernel {
     int static_smem = 0;    ///< bytes of static __shared__ memory
     int dynamic_smem = 0;   ///< bytes of dynamic (extern __shared__) memory at this launch
     double ms = 0.0;        ///< GPU time of the launch
+    unsigned grid[3] = {0, 0, 0};   ///< the launch's grid, in blocks (x, y, z)
+    unsigned block[3] = {0, 0, 0};  ///< the launch's block, in threads (x, y, z)
     /// @brief True when the launch had any shared memory, static or dynamic.
     bool uses_shared_memory() const { return static_smem + dynamic_smem > 0; }
 };
@@ -24,6 +26,10 @@ struct TracedKernel {
 /// @brief Runs @p work and returns every kernel it launched, in order; nullopt (with the reason in
 /// @p why) where CUPTI cannot trace on this machine.
 std::optional<std::vector<TracedKernel>> trace_kernels(const std::function<void()>& work, std::string* why);
+
+/// @brief The demangled name of the kernel @p func points to, in the form TracedKernel::name has;
+/// nullopt where the runtime cannot name it (not a kernel).
+std::optional<std::string> kernel_name(const void* func);
 
 /// @brief The technique check of a shared-memory lab: runs @p call (through run_student) under the trace
 /// and requires that the lab's own kernels did the work, and that kernels with shared memory took at least

@@ -71,6 +71,21 @@ TEST_CASE("random data is a pure function of (seed, index), in range, and seeds 
     CHECK(course::derive_seed(1, "lab01", 5) == course::derive_seed(1, "lab01", 5));
 }
 
+TEST_CASE("large random inputs, generated on several threads, hold exactly each index's value") {
+    // Above 2^20 elements the host generators split the work over the CPU's cores: every element must
+    // still be the one its index gives, wherever the split falls (the first, the last, around 2^20).
+    const std::size_t n = (std::size_t(1) << 21) + 7;
+    const auto u = course::uniform_floats(n, 99, -1.0f, 1.0f);
+    const auto k = course::integer_floats(n, 5, -8, 8);
+    REQUIRE(u.size() == n);
+    REQUIRE(k.size() == n);
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < n; i += (i < 4096 || n - i < 4096 || (i > (1u << 20) - 64 && i < (1u << 20) + 64)) ? 1 : 997)
+        mismatches += (u[i] != course::uniform_at(99, i, -1.0f, 1.0f)) +
+                      (k[i] != static_cast<float>(course::integer_at(5, i, -8, 8)));
+    CHECK(mismatches == 0);
+}
+
 TEST_CASE("median of odd and even counts") {
     CHECK(course::median({5.0, 1.0, 3.0}) == 3.0);
     CHECK(course::median({4.0, 1.0, 3.0, 2.0}) == 2.5);

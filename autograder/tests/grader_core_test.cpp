@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <map>
 
 using namespace grading;
 using nlohmann::json;
@@ -79,6 +80,25 @@ TEST_CASE("a complete passing report earns every point") {
     CHECK(r.passed());
     CHECK(r.points() == 6);
     CHECK(r.primary_failure() == Failure::None);
+}
+
+TEST_CASE("values a check hands to the workloads are kept when well formed, dropped otherwise") {
+    json handed = end_pass("uses shared memory");
+    handed["workload"] = {{"launch-4", "256x1x1+0"},       // kept
+                          {"launch-8", "32x16x1+4096"},    // kept
+                          {"Bad_Name", "1x1x1+0"},         // upper case and '_': dropped
+                          {"tool", std::string(121, 'x')},  // too long: dropped
+                          {"ctl", "a\nb"},                 // a control character: dropped
+                          {"number", 5}};                   // not a string: dropped
+    const auto r = merge_lab_report(sample_lab(), "solution",
+                                    {start("correct"), end_pass("correct"), start("uses shared memory"), handed,
+                                     start("fast"), end_pass("fast")},
+                                    kExitedOk);
+    CHECK(r.passed());
+    CHECK(r.workload_args == std::map<std::string, std::string>{{"launch-4", "256x1x1+0"}, {"launch-8", "32x16x1+4096"}});
+    CHECK(workload_arg_allowed("launch-4", "256x1x1+0"));
+    CHECK_FALSE(workload_arg_allowed("", "x"));
+    CHECK_FALSE(workload_arg_allowed(std::string(33, 'a'), "x"));
 }
 
 TEST_CASE("the headline failure is the one of highest precedence") {
