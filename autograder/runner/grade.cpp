@@ -40,6 +40,8 @@
 #include <nlohmann/json.hpp>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -658,6 +660,10 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
     const unsigned builders = std::max(1u, std::min<unsigned>(static_cast<unsigned>(GRADER_SLOTS) - 1u,
                                                               std::max(1u, std::thread::hardware_concurrency())));
     auto builder = [&] {
+        // Builds are throughput work; the GPU's side (lab programs, compute-sanitizer, Nsight Compute) is
+        // the one serial part of a roster, and its host work must not wait for a compiler. Linux keeps a
+        // nice value a thread, and the compilers this thread starts inherit it.
+        setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
         for (;;) {
             std::string student;
             {
