@@ -227,12 +227,6 @@ std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::js
     return "";
 }
 
-bool workload_arg_allowed(const std::string& name, const std::string& value) {
-    const auto name_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
-    return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), name_char) &&
-           value.size() <= 120 && std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-}
-
 LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
                            const ProcessOutcome& outcome, const std::string& key) {
     LabResult r;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "failure.hpp"
+#include "workload_arg.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -124,10 +125,6 @@ struct LabResult {
     /// @brief The highest-precedence failure class among the checks (Failure::None when all passed).
     Failure primary_failure() const;
 };
-
-/// @brief Whether a value a lab's check handed to its workloads is taken: a name of lower-case letters,
-/// digits and '-' (at most 32), a printable value of at most 120 characters. Others are dropped.
-bool workload_arg_allowed(const std::string& name, const std::string& value);
 
 /// @brief Combines a lab's records (one JSON object a line, from the grader's channel) and its process
 /// outcome into one result per rubric check. A check that started but never ended is charged to the way

@@ -21,6 +21,7 @@
 
 #include "grading.hpp"
 #include "profile_probe.hpp"
+#include "workload_arg.hpp"
 
 #include "cuda_check.hpp"
 #include "random.hpp"
@@ -30,7 +31,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -235,14 +235,8 @@ void note(const std::string& line) {
     MESSAGE(line);
 }
 
-bool valid_workload_name(const std::string& name) {
-    return !name.empty() && name.size() <= 32 &&
-           std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
-}
-
 void hand_to_workloads(const std::string& name, const std::string& value) {
-    if (!valid_workload_name(name) || value.size() > 120 ||
-        !std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c < 0x7f; }))
+    if (!workload_arg_allowed(name, value))
         throw std::invalid_argument("hand_to_workloads: malformed name or value \"" + name + "\"");
     g.current.workload[name] = value;
 }
@@ -313,7 +307,7 @@ int main(int argc, char** argv) {
             }
             if (a == "--workload-arg") {
                 const auto eq = v.find('=');
-                if (eq == std::string::npos || !valid_workload_name(v.substr(0, eq))) {
+                if (eq == std::string::npos || !workload_name_allowed(v.substr(0, eq))) {
                     std::cerr << argv[0] << ": --workload-arg needs name=value, not '" << v << "'\n";
                     return 2;
                 }
