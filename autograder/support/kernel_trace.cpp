@@ -44,6 +44,8 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
             t.grid[d] = static_cast<unsigned>(grid[d]);
             t.block[d] = static_cast<unsigned>(block[d]);
         }
+        t.regular = k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR && k->clusterX <= 1 && k->clusterY <= 1 &&
+                    k->clusterZ <= 1;
         g_kernels.push_back(std::move(t));
     }
     std::free(buffer);

@@ -19,6 +19,7 @@ struct TracedKernel {
     double ms = 0.0;        ///< GPU time of the launch
     unsigned grid[3] = {0, 0, 0};   ///< the launch's grid, in blocks (x, y, z)
     unsigned block[3] = {0, 0, 0};  ///< the launch's block, in threads (x, y, z)
+    bool regular = true;            ///< a plain launch: not cooperative, and no thread-block clusters
     /// @brief True when the launch had any shared memory, static or dynamic.
     bool uses_shared_memory() const { return static_smem + dynamic_smem > 0; }
 };

@@ -347,17 +347,18 @@ struct LaunchShape {
 std::string shape_key(int word_bytes) { return "launch-" + std::to_string(word_bytes); }
 
 // Traces one strided_loads() call and hands the block shape of its launch to the workload runs, when the
-// call launched exactly one kernel and that kernel is graded_kernel(word_bytes): the race check then runs
-// that kernel with the same blocks, fewer of them. Anything else hands nothing (the workload then runs
-// the launcher itself).
+// call launched exactly one kernel, that kernel is graded_kernel(word_bytes), and the launch was a plain
+// one (a cooperative launch or one with thread-block clusters cannot be repeated as a plain 2-block
+// launch): the race check then runs that kernel with the same blocks, fewer of them. Anything else hands
+// nothing (the workload then runs the launcher itself).
 void hand_launch_shape(int word_bytes, float* sink) {
     const auto expected = grading::kernel_name(lab06::graded_kernel(word_bytes));
     bool ran = false;
     const auto kernels = grading::trace_kernels(
         [&] { ran = grading::run_student([&] { lab06::strided_loads(1, word_bytes, sink); }, "strided_loads(1)"); }, nullptr);
     if (!ran) return;  // the failure is recorded
-    if (!kernels || kernels->size() != 1 || !expected || kernels->front().name != *expected) {
-        grading::note("strided_loads(1, " + std::to_string(word_bytes) + ") was not one launch of graded_kernel(" +
+    if (!kernels || kernels->size() != 1 || !expected || kernels->front().name != *expected || !kernels->front().regular) {
+        grading::note("strided_loads(1, " + std::to_string(word_bytes) + ") was not one plain launch of graded_kernel(" +
                       std::to_string(word_bytes) + "): the race check runs the launcher itself");
         return;
     }
