@@ -29,6 +29,10 @@ public:
                              cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
           code_(code) {}
 
+    /// @param code     the error
+    /// @param message  the whole message, e.g. as another process reported it
+    CudaError(cudaError_t code, const std::string& message) : std::runtime_error(message), code_(code) {}
+
     /// @brief The CUDA error code.
     cudaError_t code() const noexcept { return code_; }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda_check.hpp"
+#include "device_memory.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -24,7 +25,7 @@ public:
 
     /// @brief Allocates room for @p count elements (no allocation when 0).
     explicit DeviceBuffer(std::size_t count) : count_(count) {
-        if (count_ > 0) CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()));
+        if (count_ > 0) ptr_ = static_cast<T*>(device_allocate(bytes()));
     }
 
     /// @brief Allocates and copies @p host to the device.
@@ -44,7 +45,7 @@ public:
     }
     /// @brief Frees the memory (errors are left for the next checked call).
     ~DeviceBuffer() {
-        if (ptr_) cudaFree(ptr_);  // never throws from a destructor; errors surface at the next check
+        device_release(ptr_);  // never throws from a destructor; errors surface at the next check
     }
 
     /// @brief Device pointer to the first element.

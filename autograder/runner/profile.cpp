@@ -142,7 +142,7 @@ std::vector<std::string> ncu_command(const std::string& ncu, const std::string& 
     // Mangled kernel names: the only form that always carries the namespace.
     std::vector<std::string> cmd = {ncu,     "--clock-control", "none", "--metrics",           kProfileMetrics,
                                     "--csv", "--page",          "raw",  "--print-kernel-base", "mangled",
-                                    "--log-file", log_file};
+                                    "--log-file", log_file, "--target-processes", "all"};
     cmd.insert(cmd.end(), program.begin(), program.end());
     return cmd;
 }

@@ -48,7 +48,9 @@ std::vector<std::string> sanitizer_command(const std::string& sanitizer, const s
                                            const std::string& log_file, const std::vector<std::string>& program) {
     std::vector<std::string> cmd = {sanitizer,        "--tool",        tool,
                                     "--log-file",     log_file,        "--error-exitcode",
-                                    std::to_string(kSanitizerErrorExit), "--print-limit", "20"};
+                                    std::to_string(kSanitizerErrorExit), "--print-limit", "20",
+                                    // the lab's code runs in a child of the check program (its launch host)
+                                    "--target-processes", "all"};
     if (tool == "memcheck") cmd.insert(cmd.end(), {"--leak-check", "no"});
     cmd.insert(cmd.end(), program.begin(), program.end());
     return cmd;

@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include "grading.hpp"
+#include "isolation.hpp"
 #include "profile_probe.hpp"
 #include "workload_arg.hpp"
 
@@ -73,6 +74,7 @@ struct State {
     CheckRecord current;
     std::map<std::string, std::string> workload_args;  // --workload-arg name=value
     std::string workload_tool;                         // --workload-tool
+    bool huge_inputs_fit = false;  // decided before any student code runs
 } g;
 
 void emit(nlohmann::json line) {
@@ -204,6 +206,7 @@ std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::i
     return out;
 }
 const course::DeviceInfo& device() { return *g.device; }
+bool huge_inputs_fit() { return g.huge_inputs_fit; }
 bool quick() { return g.quick; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
 std::optional<RecordedFailure> current_failure() {
@@ -388,6 +391,22 @@ int main(int argc, char** argv) {
         return gpu.exit_code();  // 77 (no GPU) is ctest's skip code
     }
     g.device = course::query_device();
+    {
+        // Whether the inputs past 2^31 elements run is the GPU's property, decided here, before any student
+        // code runs: memory the student's code takes later is the submission's failure, never a skip.
+        std::size_t free_bytes = 0, total = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+        g.huge_inputs_fit = free_bytes >= kHugeInputBytes;
+    }
+    if (const char* lab = isolation::registered_lab()) {
+        char self[4096] = {0};
+        const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+        if (len <= 0) {
+            std::cerr << "cannot grade: the check program cannot find its own path" << std::endl;
+            return 1;
+        }
+        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer");
+    }
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed

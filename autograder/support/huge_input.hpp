@@ -29,18 +29,29 @@ inline constexpr const char* kHugeIndexHint =
 /// check then judges the other sizes only). Nothing goes through the host but the planted values.
 inline std::optional<course::DeviceBuffer<float>> huge_input(unsigned char fill_byte,
                                                              const std::vector<std::pair<std::size_t, float>>& planted) {
-    std::size_t free_bytes = 0, total = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    const std::size_t need = kHugeN * sizeof(float) + (std::size_t(1) << 30);  // and 1 GiB to spare
-    if (free_bytes < need) {
-        note("the size 2^31 + 5 was skipped: it needs " + std::to_string(need >> 20) + " MiB of GPU memory, " +
-             std::to_string(free_bytes >> 20) + " MiB are free");
+    static_assert(kHugeInputBytes >= kHugeN * sizeof(float), "kHugeInputBytes covers the input");
+    if (!huge_inputs_fit()) {
+        note("the size 2^31 + 5 was not run on this GPU: it needs " + std::to_string(kHugeInputBytes >> 20) +
+             " MiB of GPU memory, which were not free when grading started");
         return std::nullopt;
     }
-    course::DeviceBuffer<float> d(kHugeN);  // exactly kHugeN: a read past the end is outside it
-    d.fill_bytes(fill_byte);
-    for (const auto& [i, v] : planted) CUDA_CHECK(cudaMemcpy(d.data() + i, &v, sizeof v, cudaMemcpyHostToDevice));
-    return d;
+    try {
+        course::DeviceBuffer<float> d(kHugeN);  // exactly kHugeN: a read past the end is outside it
+        d.fill_bytes(fill_byte);
+        for (const auto& [i, v] : planted) CUDA_CHECK(cudaMemcpy(d.data() + i, &v, sizeof v, cudaMemcpyHostToDevice));
+        return d;
+    } catch (const course::CudaError& e) {
+        if (e.code() != cudaErrorMemoryAllocation) throw;
+        cudaGetLastError();
+        std::size_t free_bytes = 0, total = 0;
+        cudaMemGetInfo(&free_bytes, &total);
+        fail(Failure::Crash,
+             "the grader could not allocate the input of 2^31 + 5 elements, which fitted when grading started: "
+             "GPU memory your code allocated and did not free is missing (" + std::to_string(free_bytes >> 20) +
+                 " MiB free now)",
+             "free every buffer your code allocates before it returns");
+        return std::nullopt;
+    }
 }
 
 }  // namespace grading

@@ -28,6 +28,13 @@ struct TracedKernel {
 /// @p why) where CUPTI cannot trace on this machine.
 std::optional<std::vector<TracedKernel>> trace_kernels(const std::function<void()>& work, std::string* why);
 
+/// @brief Starts recording the kernels this process launches (clearing what was recorded); false, with
+/// the reason in @p why, where CUPTI cannot trace here. The launch hosts use it; checks use trace_kernels().
+bool trace_begin(std::string* why);
+
+/// @brief Stops recording (after waiting for the device) and returns what trace_begin() started recording.
+std::vector<TracedKernel> trace_end();
+
 /// @brief The demangled name of the kernel @p func points to, in the form TracedKernel::name has;
 /// nullopt where the runtime cannot name it (not a kernel).
 std::optional<std::string> kernel_name(const void* func);

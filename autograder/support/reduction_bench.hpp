@@ -15,11 +15,14 @@
 /// - `static constexpr const char* kName`: the launcher's name in messages, e.g. "sum_reduce";
 /// - `static void student(const float*, float*, std::size_t)`: calls the student's launcher;
 /// - `static void baseline(const float*, float*, std::size_t)`: calls the naive baseline;
+/// - `static constexpr const char* kBaselineOp, kPeerOp`: the baseline's and the peer's operations in the
+///   lab's peer host (isolation.hpp), timed there through the same process boundary as the student's code;
 /// - `static std::string check(float got, float reference)`: "" when the student's value @p got is
 ///   right for the peer's @p reference, else what is wrong (the lab's own tolerance and wording).
 #pragma once
 
 #include "grading.hpp"
+#include "isolation.hpp"
 #include "speed.hpp"
 
 #include "device_buffer.hpp"
@@ -94,8 +97,18 @@ struct ReductionBench {
                                       student_out.poison();
                                   },
                                   [&](int slot) { return verify(slot); }};
-        return measure_against([&] { Traits::student(inputs[current], student_out.data(), kN); },
-                               [&] { Traits::baseline(inputs[0], out.data(), kN); },
+        const auto student = [&] { Traits::student(inputs[current], student_out.data(), kN); };
+        if (isolation::enabled()) {
+            using isolation::Host;
+            const Contenders across = {
+                {student, Host::Student, student_out.data(), sizeof(float)},
+                {[&] { isolation::forward(Host::Peers, Traits::kBaselineOp, inputs[0], out.data(), kN); }, Host::Peers,
+                 out.data(), sizeof(float)},
+                {[&] { isolation::forward(Host::Peers, Traits::kPeerOp, inputs[0], out.data(), kN); }, Host::Peers,
+                 out.data(), sizeof(float)}};
+            return measure_against(across, criteria, calls);
+        }
+        return measure_against(student, [&] { Traits::baseline(inputs[0], out.data(), kN); },
                                [&] { peer(inputs[0], out.data(), kN); }, criteria, calls);
     }
 

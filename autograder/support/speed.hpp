@@ -12,6 +12,7 @@
 #pragma once
 
 #include "grading.hpp"
+#include "isolation.hpp"
 #include "verify.hpp"
 
 #include "device_buffer.hpp"
@@ -37,7 +38,14 @@ struct Timings {
     int rounds = 0;            ///< measurement rounds taken (re-measured near the threshold)
     int verified_calls = 0;    ///< student calls whose result was checked
     std::string problem;       ///< the first verification failure ("" when every call was right)
+    /// @brief Across the process boundary: the contender (0 yours, 1 the baseline, 2 the peer) whose output
+    /// changed after the clock stopped, in the first run where one did (its process answered early).
+    std::optional<std::size_t> late_output;
 };
+
+/// @brief The three contenders of a speed check: yours, the naive baseline and the library peer, in
+/// that order (isolation::Contender: where each runs and the output sampled at the end of its run).
+using Contenders = std::vector<isolation::Contender>;
 
 /// @brief How the speed checks drive and check the student's timed calls.
 struct VerifiedCalls {
@@ -100,21 +108,20 @@ struct BenchInputs {
 inline constexpr double kMaxRatioToPeer = 1.15;
 
 /// @brief Times student, baseline and peer round-robin and returns their medians; every student call is
-/// selected and verified through @p calls.
-inline Timings time_contenders(const std::function<void()>& student, const std::function<void()>& baseline,
-                               const std::function<void()>& peer, const VerifiedCalls& calls) {
-    course::BenchOptions opt;
-    opt.warmup = 2;
-    opt.repetitions = quick() ? 5 : 15;
+/// selected and verified through @p calls. Where the lab's code runs in a process of its own
+/// (isolation.hpp), all three are timed across the same boundary (isolation::time_across()); else with
+/// events in this process.
+inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls& calls) {
+    const int warmup = 2, repetitions = quick() ? 5 : 15;
     Timings t;
     static int call = 0;  // counts on across rounds and checks: no call ever sees contents seen before
     int input = 0;
-    opt.before_each = [&](std::size_t c) {
+    const auto before_each = [&](std::size_t c) {
         if (c != 0) return;
         input = call % std::max(calls.slots, 1);
         calls.select(input, call);
     };
-    opt.after_each = [&](std::size_t c) {
+    const auto after_each = [&](std::size_t c) {
         if (c != 0) return;
         ++call;
         ++t.verified_calls;
@@ -123,15 +130,42 @@ inline Timings time_contenders(const std::function<void()>& student, const std::
         if (!wrong.empty())
             t.problem = "timed call " + std::to_string(t.verified_calls) + " of your code at the benchmark size: " + wrong;
     };
+    if (isolation::enabled()) {
+        std::vector<double> boundary;
+        const auto s =
+            isolation::time_across(contenders, warmup, repetitions, before_each, after_each, &t.late_output, &boundary);
+        if (!boundary.empty())
+            note("timed across the process boundary; its own cost, " + fixed(boundary[0] * 1000.0, 1) +
+                 " us a call (median of a call that does nothing), is taken off every contender's time");
+        t.student_ms = course::median(s[0]);
+        t.baseline_ms = course::median(s[1]);
+        t.peer_ms = course::median(s[2]);
+        t.student_host_ms = t.student_ms;  // the boundary's clock is the host's: nothing runs unseen by it
+        t.rounds = 1;
+        return t;
+    }
+    course::BenchOptions opt;
+    opt.warmup = warmup;
+    opt.repetitions = repetitions;
+    opt.before_each = before_each;
+    opt.after_each = after_each;
     std::vector<std::vector<double>> host;
     opt.host_ms = &host;
-    const auto s = course::time_interleaved({student, baseline, peer}, opt);
+    const auto s = course::time_interleaved({contenders[0].run, contenders[1].run, contenders[2].run}, opt);
     t.student_ms = course::median(s[0]);
     t.baseline_ms = course::median(s[1]);
     t.peer_ms = course::median(s[2]);
     t.student_host_ms = course::median(host[0]);
     t.rounds = 1;
     return t;
+}
+
+/// @brief The contenders of a lab whose code runs in this process: three functions, timed with events.
+inline Contenders in_process(const std::function<void()>& student, const std::function<void()>& baseline,
+                             const std::function<void()>& peer) {
+    return {{student, isolation::Host::Student, nullptr, 0},
+            {baseline, isolation::Host::Peers, nullptr, 0},
+            {peer, isolation::Host::Peers, nullptr, 0}};
 }
 
 /// @brief What one speed check judges: a ratio of the timings (higher is faster) and the least value that
@@ -147,12 +181,12 @@ struct Criterion {
 /// earns a second look before it fails. Returns one Timings a criterion, in their order. A wrong result in
 /// any timed call fails the current check as a wrong result; a ratio to the peer above kMaxRatioToPeer, or
 /// student work the events did not see, as an implausible measurement.
-inline std::vector<Timings> measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
-                                            const std::function<void()>& peer, const std::vector<Criterion>& criteria,
+inline std::vector<Timings> measure_against(const Contenders& contenders, const std::vector<Criterion>& criteria,
                                             const VerifiedCalls& calls) {
-    const Timings first = time_contenders(student, baseline, peer, calls);
+    const Timings first = time_contenders(contenders, calls);
     std::vector<Timings> best(criteria.size(), first);
     std::string problem = first.problem;
+    std::optional<std::size_t> late = first.late_output;
     int verified = first.verified_calls, rounds = 1;
     auto near_miss = [&] {
         for (std::size_t i = 0; i < criteria.size(); ++i) {
@@ -162,10 +196,11 @@ inline std::vector<Timings> measure_against(const std::function<void()>& student
         return false;
     };
     for (; problem.empty() && rounds < 3 && near_miss();) {
-        const Timings again = time_contenders(student, baseline, peer, calls);
+        const Timings again = time_contenders(contenders, calls);
         ++rounds;
         verified += again.verified_calls;
         if (!again.problem.empty()) problem = again.problem;
+        if (again.late_output && !late) late = again.late_output;
         else
             for (std::size_t i = 0; i < criteria.size(); ++i)
                 if (criteria[i].ratio(again) > criteria[i].ratio(best[i])) best[i] = again;
@@ -179,6 +214,16 @@ inline std::vector<Timings> measure_against(const std::function<void()>& student
         fail(Failure::WrongResult, problem,
              "every call must compute its result from the input it is given, into the output it is given: no "
              "result kept from an earlier call, no work skipped at some sizes, no writes to the input");
+        return best;
+    }
+    if (late) {
+        const char* who[] = {"your code's process", "the baseline's process", "the peer's process"};
+        fail(Failure::ImplausibleMeasurement,
+             std::string(who[std::min<std::size_t>(*late, 2)]) +
+                 " reported its call finished while the output was still changing: the grader's clock stopped "
+                 "at a result that was not yet the one it verified",
+             "return from your launcher only when its work is done: launch on the default stream, and let the "
+             "grader wait for the device");
         return best;
     }
     // Every round a criterion is judged on must be believable, not only the first criterion's.
@@ -198,6 +243,13 @@ inline std::vector<Timings> measure_against(const std::function<void()>& student
         }
     }
     return best;
+}
+
+/// @brief measure_against() for a lab whose code runs in this process: three functions, timed with events.
+inline std::vector<Timings> measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
+                                            const std::function<void()>& peer, const std::vector<Criterion>& criteria,
+                                            const VerifiedCalls& calls) {
+    return measure_against(in_process(student, baseline, peer), criteria, calls);
 }
 
 /// @brief measure_against() with one criterion: its ratio and threshold.

@@ -79,4 +79,35 @@ std::uint64_t fingerprint_on_device(const void* data, std::size_t bytes) {
     return sum.download()[0];
 }
 
+namespace {
+constexpr int kSampleWords = 32;
+
+__global__ void sample_kernel(const unsigned* data, unsigned long long words, unsigned long long seed, unsigned* out) {
+    const int i = threadIdx.x;
+    if (i >= kSampleWords || words == 0) return;
+    // splitmix64 of (seed, i): positions spread over the whole range, new for every seed
+    unsigned long long z = seed + 0x9E3779B97F4A7C15ull * static_cast<unsigned long long>(i + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    // the last word is always sampled: an output written in order is finished last there
+    const unsigned long long at = i == 0 ? words - 1 : z % words;
+    out[i] = data[at];
+}
+}  // namespace
+
+std::vector<std::uint32_t> sample_words_on_device(const void* data, std::size_t words, std::uint64_t seed) {
+    static unsigned* d_out = nullptr;
+    static unsigned* h_out = nullptr;
+    if (!d_out) {
+        CUDA_CHECK(cudaMalloc(&d_out, kSampleWords * sizeof(unsigned)));
+        CUDA_CHECK(cudaMallocHost(&h_out, kSampleWords * sizeof(unsigned)));
+    }
+    sample_kernel<<<1, kSampleWords>>>(static_cast<const unsigned*>(data), words, seed, d_out);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpyAsync(h_out, d_out, kSampleWords * sizeof(unsigned), cudaMemcpyDeviceToHost, 0));
+    CUDA_CHECK(cudaStreamSynchronize(0));
+    return std::vector<std::uint32_t>(h_out, h_out + (words == 0 ? 0 : kSampleWords));
+}
+
 }  // namespace grading

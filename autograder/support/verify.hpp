@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace grading {
 
@@ -28,5 +29,9 @@ DeviceComparison compare_on_device(const float* d_got, const float* d_ref, std::
 /// @brief An exact fingerprint of @p bytes bytes of device memory (every byte counts, at its position):
 /// equal fingerprints before and after a call show that the call left the array as it was.
 std::uint64_t fingerprint_on_device(const void* d_data, std::size_t bytes);
+
+/// @brief 32 of the @p words 32-bit words at @p d_data (the last one, and others drawn from @p seed),
+/// read by a one-block kernel on the default stream and waited for; empty when @p words is 0.
+std::vector<std::uint32_t> sample_words_on_device(const void* d_data, std::size_t words, std::uint64_t seed);
 
 }  // namespace grading

@@ -186,6 +186,8 @@ struct SumBench {
     static constexpr const char* kName = "sum_reduce";
     static void student(const float* in, float* out, std::size_t n) { lab01::sum_reduce(in, out, n); }
     static void baseline(const float* in, float* out, std::size_t n) { lab01::baseline::naive_sum(in, out, n); }
+    static constexpr const char* kBaselineOp = "naive_sum";
+    static constexpr const char* kPeerOp = "cub_sum";
     // The student's sum @p s must agree with CUB's @p c within the rounding bound of the random-float
     // check (for both sums: twice it). The inputs of every call span a different range, so their sums
     // differ by far more than that from one call to the next. All values are positive, so sum |x| = c.

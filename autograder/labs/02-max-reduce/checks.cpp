@@ -417,6 +417,8 @@ struct MaxBench {
     static constexpr const char* kName = "max_reduce";
     static void student(const float* in, float* out, std::size_t n) { lab02::max_reduce(in, out, n); }
     static void baseline(const float* in, float* out, std::size_t n) { lab02::baseline::naive_max(in, out, n); }
+    static constexpr const char* kBaselineOp = "naive_max";
+    static constexpr const char* kPeerOp = "cub_max";
     // The student's maximum @p s must equal CUB's @p c exactly (no NaN or infinity here, where CUB and
     // the lab's policy agree).
     static std::string check(float s, float c) {

@@ -1,0 +1,389 @@
+// The check program's side of the launch hosts (see isolation.hpp).
+#include "isolation.hpp"
+
+#include "driver_api.hpp"
+#include "launch_wire.hpp"
+#include "verify.hpp"
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "device_memory.hpp"
+#include "random.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace grading::isolation {
+
+namespace {
+
+// One allocation of the check program's, made so that it can be shared alone: its own physical
+// allocation and its own address range, never a part of a larger block that holds anything else.
+struct Export {
+    std::uint64_t id = 0;
+    CUdeviceptr base = 0;
+    std::size_t mapped = 0;  // bytes mapped (a multiple of the granularity)
+    std::size_t bytes = 0;   // bytes asked for
+    CUmemGenericAllocationHandle handle = 0;
+};
+
+struct Process {
+    pid_t pid = -1;
+    int sock = -1;
+    std::set<std::uint64_t> mapped;  // exports the host has mapped
+};
+
+struct State {
+    bool enabled = false;
+    bool exact = false;
+    std::string paths[2];  // Host::Student, Host::Peers
+    Process hosts[2];
+    std::map<CUdeviceptr, Export> exports;
+    std::uint64_t next_id = 1;
+} g;
+
+const char* host_name(Host h) { return h == Host::Student ? "your code's process" : "the peers' process"; }
+
+void check_driver(CUresult r, const char* what) {
+    if (r == CUDA_SUCCESS) return;
+    const char* name = nullptr;
+    driver().GetErrorName(r, &name);
+    const cudaError_t as_runtime = r == CUDA_ERROR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorUnknown;
+    throw course::CudaError(as_runtime, std::string(what) + " failed: " + (name ? name : "CUresult " + std::to_string(r)));
+}
+
+CUmemAllocationProp allocation_properties() {
+    int ordinal = 0;
+    CUDA_CHECK(cudaGetDevice(&ordinal));
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = ordinal;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    return prop;
+}
+
+std::string describe_status(int status) {
+    if (WIFEXITED(status)) return "it exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status))
+        return "it was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+    return "it ended";
+}
+
+// The host's process is gone (or its channel broke): reap it, forget it, and say how it ended.
+std::string reap(Process& p) {
+    std::string how = "it ended";
+    if (p.pid > 0) {
+        ::kill(p.pid, SIGKILL);
+        int status = 0;
+        if (::waitpid(p.pid, &status, 0) == p.pid) how = describe_status(status);
+    }
+    if (p.sock >= 0) ::close(p.sock);
+    p = Process{};
+    return how;
+}
+
+void start(Host h) {
+    Process& p = g.hosts[static_cast<int>(h)];
+    const std::string& path = g.paths[static_cast<int>(h)];
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw std::runtime_error("cannot create the launch channel");
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("cannot start " + std::string(host_name(h)));
+    if (pid == 0) {
+        // The child: only the channel (as descriptor 3) and the standard streams go across; the report
+        // channel and everything else the check program holds stay behind.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        ::dup2(sv[1], 3);
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        if (devnull >= 0) ::dup2(devnull, 0);
+        for (int fd = 4; fd < 4096; ++fd) ::close(fd);
+        const char* argv[] = {path.c_str(), "--channel", "3", nullptr};
+        ::execv(path.c_str(), const_cast<char* const*>(argv));
+        ::_exit(127);
+    }
+    ::close(sv[1]);
+    p.pid = pid;
+    p.sock = sv[0];
+    p.mapped.clear();
+}
+
+nlohmann::json request(Host h, const nlohmann::json& message, int pass_fd = -1) {
+    Process& p = g.hosts[static_cast<int>(h)];
+    if (p.pid < 0) start(h);
+    try {
+        wire::send(p.sock, message, pass_fd);
+        wire::Received r = wire::receive(p.sock);
+        if (r.fd >= 0) ::close(r.fd);
+        return r.message;
+    } catch (const wire::ChannelClosed&) {
+        const std::string how = reap(p);
+        throw std::runtime_error(std::string(host_name(h)) + " ended during '" + message.value("name", message.value("op", "")) +
+                                 "': " + how);
+    }
+}
+
+Export* find_export(const void* ptr) {
+    const auto p = reinterpret_cast<CUdeviceptr>(ptr);
+    auto it = g.exports.upper_bound(p);
+    if (it == g.exports.begin()) return nullptr;
+    --it;
+    return p < it->second.base + it->second.mapped ? &it->second : nullptr;
+}
+
+void ensure_mapped(Host h, const Export& e) {
+    Process& p = g.hosts[static_cast<int>(h)];
+    if (p.pid < 0) start(h);
+    if (p.mapped.count(e.id)) return;
+    int fd = -1;
+    check_driver(driver().MemExportToShareableHandle(&fd, e.handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+                 "cuMemExportToShareableHandle");
+    nlohmann::json reply;
+    try {
+        reply = request(h, {{"op", "map"}, {"id", e.id}, {"size", e.mapped}}, fd);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
+    if (!reply.value("ok", false))
+        throw std::runtime_error(std::string(host_name(h)) + " could not map a shared buffer: " + reply.value("message", ""));
+    g.hosts[static_cast<int>(h)].mapped.insert(e.id);
+}
+
+void* shared_allocate(std::size_t bytes) {
+    CUDA_CHECK(cudaFree(nullptr));  // the runtime's context is current before the driver is used
+    const CUmemAllocationProp prop = allocation_properties();
+    std::size_t granularity = 0;
+    check_driver(driver().MemGetAllocationGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+                 "cuMemGetAllocationGranularity");
+    Export e;
+    e.bytes = bytes;
+    e.mapped = (bytes + granularity - 1) / granularity * granularity;
+    check_driver(driver().MemCreate(&e.handle, e.mapped, &prop, 0), "cuMemCreate");
+    if (const CUresult r = driver().MemAddressReserve(&e.base, e.mapped, 0, 0, 0); r != CUDA_SUCCESS) {
+        driver().MemRelease(e.handle);
+        check_driver(r, "cuMemAddressReserve");
+    }
+    if (const CUresult r = driver().MemMap(e.base, e.mapped, 0, e.handle, 0); r != CUDA_SUCCESS) {
+        driver().MemAddressFree(e.base, e.mapped);
+        driver().MemRelease(e.handle);
+        check_driver(r, "cuMemMap");
+    }
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    check_driver(driver().MemSetAccess(e.base, e.mapped, &access, 1), "cuMemSetAccess");
+    e.id = g.next_id++;
+    g.exports[e.base] = e;
+    return reinterpret_cast<void*>(e.base);
+}
+
+void shared_release(void* ptr) {
+    const auto it = g.exports.find(reinterpret_cast<CUdeviceptr>(ptr));
+    if (it == g.exports.end()) return;
+    const Export e = it->second;
+    g.exports.erase(it);
+    // Every host lets go of it first: memory freed while another process still maps it is undefined.
+    for (int h = 0; h < 2; ++h) {
+        Process& p = g.hosts[h];
+        if (p.pid < 0 || !p.mapped.count(e.id)) continue;
+        p.mapped.erase(e.id);
+        try {
+            request(static_cast<Host>(h), {{"op", "unmap"}, {"id", e.id}});
+        } catch (const std::exception&) {
+            // the host is gone, and its mappings with it
+        }
+    }
+    cudaDeviceSynchronize();
+    driver().MemUnmap(e.base, e.mapped);
+    driver().MemRelease(e.handle);
+    driver().MemAddressFree(e.base, e.mapped);
+}
+
+nlohmann::json encode(const Arg& a) {
+    switch (a.kind) {
+    case Arg::Kind::Integer: return {{"i", a.integer}};
+    case Arg::Kind::Null: return {{"null", true}};
+    case Arg::Kind::Floats: return {{"floats", a.floats}};
+    case Arg::Kind::Device: break;
+    }
+    const Export* e = find_export(a.pointer);
+    if (!e) throw std::logic_error("grader: a device pointer handed to the student's code is not a shared buffer");
+    const std::size_t offset = reinterpret_cast<CUdeviceptr>(a.pointer) - e->base;
+    const std::size_t extent = offset < e->bytes ? e->bytes - offset : 0;
+    return {{"p", {e->id, offset, extent}}};
+}
+
+void throw_failure(Host h, const std::string& op, const nlohmann::json& reply) {
+    const std::string kind = reply.value("kind", "");
+    const std::string message = reply.value("message", "");
+    if (kind == "cuda")
+        throw course::CudaError(static_cast<cudaError_t>(reply.value("code", static_cast<int>(cudaErrorUnknown))),
+                                op + ": " + message);
+    if (kind == "threw") throw std::runtime_error(message);
+    throw std::logic_error(std::string(host_name(h)) + " refused '" + op + "': " + message);
+}
+
+}  // namespace
+
+namespace {
+const char*& lab_registration() {
+    static const char* lab = nullptr;
+    return lab;
+}
+}  // namespace
+
+LabRegistration::LabRegistration(const char* lab_id) { lab_registration() = lab_id; }
+const char* registered_lab() { return lab_registration(); }
+
+bool enabled() { return g.enabled; }
+
+void enable(const std::string& program_path, const std::string& lab_id, bool exact) {
+    const auto slash = program_path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : program_path.substr(0, slash);
+    g.paths[static_cast<int>(Host::Student)] = program_path + "_host";
+    g.paths[static_cast<int>(Host::Peers)] = dir + "/lab" + lab_id + "_peer_host";
+    g.exact = exact;
+    g.enabled = true;
+    course::set_device_allocator({shared_allocate, shared_release});
+}
+
+void call(Host host, const std::string& op, const std::vector<Arg>& args) {
+    nlohmann::json encoded = nlohmann::json::array();
+    for (const Arg& a : args) {
+        if (a.kind == Arg::Kind::Device) {
+            const Export* e = find_export(a.pointer);
+            if (e) ensure_mapped(host, *e);
+        }
+        encoded.push_back(encode(a));
+    }
+    const nlohmann::json reply = request(host, {{"op", "call"}, {"name", op}, {"args", encoded}, {"exact", g.exact}});
+    if (!reply.value("ok", false)) throw_failure(host, op, reply);
+}
+
+void noop(Host host) {
+    const nlohmann::json reply = request(host, {{"op", "noop"}});
+    if (!reply.value("ok", false)) throw_failure(host, "noop", reply);
+}
+
+std::optional<std::vector<TracedKernel>> trace(const std::function<void()>& work, std::string* why,
+                                               int* graded_static_smem) {
+    const nlohmann::json begun = request(Host::Student, {{"op", "trace_begin"}});
+    struct End {
+        nlohmann::json reply;
+        bool done = false;
+        void finish() {
+            if (!done) reply = request(Host::Student, {{"op", "trace_end"}});
+            done = true;
+        }
+        ~End() {
+            try {
+                finish();
+            } catch (...) {
+            }
+        }
+    } end;
+    work();
+    end.finish();
+    if (graded_static_smem) *graded_static_smem = end.reply.value("graded_static_smem", -1);
+    if (!begun.value("ok", false) || !end.reply.value("ok", false)) {
+        if (why) *why = begun.value("ok", false) ? end.reply.value("why", "") : begun.value("why", "");
+        return std::nullopt;
+    }
+    std::vector<TracedKernel> out;
+    for (const auto& k : end.reply.at("kernels")) {
+        TracedKernel t;
+        t.name = k.value("name", "?");
+        t.static_smem = k.value("static_smem", 0);
+        t.dynamic_smem = k.value("dynamic_smem", 0);
+        t.ms = k.value("ms", 0.0);
+        for (int d = 0; d < 3; ++d) {
+            t.grid[d] = k.at("grid").at(d).get<unsigned>();
+            t.block[d] = k.at("block").at(d).get<unsigned>();
+        }
+        t.regular = k.value("regular", true);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, std::uint64_t seed) {
+    return sample_words_on_device(d_ptr, bytes / 4, seed);
+}
+
+std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int warmup, int repetitions,
+                                             const std::function<void(std::size_t)>& before_each,
+                                             const std::function<void(std::size_t)>& after_each,
+                                             std::optional<std::size_t>* late_output, std::vector<double>* boundary_ms) {
+    using clock = std::chrono::steady_clock;
+    static course::DeviceBuffer<std::uint32_t> scratch(1);  // what the calibration samples
+    std::uint64_t draw = course::hash64(0x5eed0fa11ull, static_cast<std::uint64_t>(::getpid()));
+    auto run_once = [&](std::size_t c, double* ms) {
+        const Contender& k = contenders[c];
+        if (before_each) before_each(c);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const std::uint64_t seed = course::hash64(draw, ++draw);
+        const auto t0 = clock::now();
+        k.run();
+        const auto first = sample_words(k.output, k.output_bytes, seed);
+        const auto t1 = clock::now();
+        if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        if (after_each) after_each(c);
+        // The output as the check program saw it when the clock stopped must be the output it verified.
+        if (late_output && !*late_output && sample_words(k.output, k.output_bytes, seed) != first) *late_output = c;
+    };
+    auto boundary_once = [&](Host h) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const auto t0 = clock::now();
+        noop(h);
+        sample_words(scratch.data(), sizeof(std::uint32_t), ++draw);
+        return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    };
+    for (int w = 0; w < warmup; ++w)
+        for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr);
+    std::vector<std::vector<double>> samples(contenders.size());
+    std::map<Host, std::vector<double>> boundary;
+    for (const auto& k : contenders) boundary[k.host];
+    for (int r = 0; r < repetitions; ++r) {
+        for (auto& [h, v] : boundary) v.push_back(boundary_once(h));
+        for (std::size_t c = 0; c < contenders.size(); ++c) {
+            double ms = 0.0;
+            run_once(c, &ms);
+            samples[c].push_back(ms);
+        }
+    }
+    // The boundary's own cost, the median of its calibration runs, comes off every run through it.
+    std::map<Host, double> cost;
+    for (auto& [h, v] : boundary) {
+        std::vector<double> s = v;
+        std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
+        cost[h] = s.empty() ? 0.0 : s[s.size() / 2];
+    }
+    if (boundary_ms) {
+        boundary_ms->clear();
+        for (const auto& k : contenders) boundary_ms->push_back(cost[k.host]);
+    }
+    for (std::size_t c = 0; c < contenders.size(); ++c)
+        for (double& ms : samples[c]) ms = std::max(ms - cost[contenders[c].host], 1e-6);
+    return samples;
+}
+
+}  // namespace grading::isolation

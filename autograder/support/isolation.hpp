@@ -1,0 +1,131 @@
+/// @file isolation.hpp
+/// @brief The student's code runs in a process of its own, its launch host: a program that holds the
+/// lab's regions and the course's dispatch code, and nothing of the checks (no reference result,
+/// expected value, secret, tolerance or check state). The check program allocates every buffer the
+/// student's code reads or writes, shares exactly those (each its own allocation, mapped into the host
+/// through a file descriptor), sends the call, and verifies the result in its own CUDA context.
+///
+/// The baselines and library peers run in a second launch host that holds no student code, so that all
+/// three contenders of a speed check are timed through the same process boundary.
+///
+/// In the check program, a lab's interface functions (e.g. lab01::sum_reduce) are stubs that forward to
+/// the student's host: the checks call them as they would call the student's code.
+#pragma once
+
+#include "kernel_trace.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace grading::isolation {
+
+/// @brief The lab id ("01") of a check program linked with its lab's stubs (GRADING_ISOLATED_LAB), else null.
+const char* registered_lab();
+
+/// @brief What GRADING_ISOLATED_LAB defines: names the lab whose stubs this program holds.
+struct LabRegistration {
+    /// @param lab_id e.g. "01"
+    explicit LabRegistration(const char* lab_id);
+};
+
+/// @brief True in a check program whose lab runs the student's code in a launch host (from the first
+/// allocation on; see enable()).
+bool enabled();
+
+/// @brief Called by the check program's main before any allocation: installs the shared allocator and
+/// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
+/// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
+/// (the memory and race check's workload), copied in and out around each call.
+void enable(const std::string& program_path, const std::string& lab_id, bool exact);
+
+/// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
+/// program (sent as its allocation and offset), a null pointer, or a small host array of floats.
+struct Arg {
+    enum class Kind { Integer, Device, Null, Floats } kind = Kind::Integer;  ///< what it holds
+    std::int64_t integer = 0;                                                 ///< Kind::Integer
+    const void* pointer = nullptr;                                            ///< Kind::Device
+    std::vector<float> floats;                                                ///< Kind::Floats
+};
+
+/// @brief An integer argument.
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+Arg arg(T v) {
+    Arg a;
+    a.integer = static_cast<std::int64_t>(v);
+    return a;
+}
+/// @brief A device pointer argument (null is sent as null).
+template <class T>
+Arg arg(T* p) {
+    Arg a;
+    a.kind = p ? Arg::Kind::Device : Arg::Kind::Null;
+    a.pointer = p;
+    return a;
+}
+/// @brief A host array of floats, copied into the message.
+inline Arg host_floats(const float* p, int count) {
+    Arg a;
+    a.kind = Arg::Kind::Floats;
+    if (p && count > 0) a.floats.assign(p, p + count);
+    return a;
+}
+
+/// @brief A launch host: the student's, or the peers'.
+enum class Host { Student, Peers };
+
+/// @brief Runs operation @p op of host @p host with @p args and waits until the host's device is idle.
+/// Throws course::CudaError when the call failed on the GPU, std::runtime_error when the code threw or
+/// its process ended (the next call starts a new one).
+void call(Host host, const std::string& op, const std::vector<Arg>& args);
+
+/// @brief call() with the arguments converted by arg().
+template <class... A>
+void forward(Host host, const std::string& op, A... a) {
+    call(host, op, std::vector<Arg>{arg(a)...});
+}
+
+/// @brief The same round trip as call() with the least work (one empty kernel in the host, so the GPU
+/// switches to its context and back as for a real call): what the boundary itself costs.
+void noop(Host host);
+
+/// @brief trace_kernels() for the student's host: the kernels its calls launched while @p work ran;
+/// @p graded_static_smem receives the static shared memory of the lab's graded kernel, as the host's
+/// own runtime reports it (the fallback where CUPTI cannot trace).
+std::optional<std::vector<TracedKernel>> trace(const std::function<void()>& work, std::string* why,
+                                               int* graded_static_smem);
+
+/// @brief Reads a sample of 32 words of @p bytes of device memory at @p d_ptr (positions drawn from
+/// @p seed) and waits for it: a kernel of the check program's own, so it runs only once the GPU has left
+/// every other process's work or preempted it. Used as the end of a timed interval.
+std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, std::uint64_t seed);
+
+/// @brief One contender of a speed check timed across the boundary.
+struct Contender {
+    std::function<void()> run;  ///< one call (a forwarded one)
+    Host host;                  ///< where it runs, for the boundary's calibration
+    const void* output;         ///< its output in the check program's memory (sampled at the end)
+    std::size_t output_bytes;   ///< the output's size
+};
+
+/// @brief course::time_interleaved() across the process boundary. Each run starts with the whole GPU
+/// idle and is timed on the host's clock from the request to the end of a sample of the contender's
+/// output taken by the check program's own kernel (sample_words()); the median of the boundary's own
+/// cost (noop() followed by the same sample) is measured interleaved and subtracted. When a contender's
+/// output changes after its sample was taken, its process returned before its work was done:
+/// @p late_output receives the contender's index (first such run only).
+std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int warmup, int repetitions,
+                                             const std::function<void(std::size_t)>& before_each,
+                                             const std::function<void(std::size_t)>& after_each,
+                                             std::optional<std::size_t>* late_output,
+                                             std::vector<double>* boundary_ms = nullptr);
+
+}  // namespace grading::isolation
+
+/// @brief In a lab's interface file, on the check program's side: this program runs the lab's code in
+/// launch hosts (isolation.hpp).
+#define GRADING_ISOLATED_LAB(id) static const ::grading::isolation::LabRegistration grading_isolated_lab_registration(id)

@@ -1,0 +1,238 @@
+// A launch host's loop (see launch_host.hpp and isolation.hpp).
+#include "launch_host.hpp"
+
+#include "kernel_trace.hpp"
+#include "driver_api.hpp"
+#include "launch_wire.hpp"
+
+#include "cuda_check.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace grading::launch_host {
+
+Arguments::Arguments(const nlohmann::json& encoded,
+                     std::function<void*(std::uint64_t id, std::uint64_t offset)> resolve) {
+    if (!encoded.is_array()) throw std::invalid_argument("arguments are not a list");
+    arrays_.reserve(encoded.size());
+    for (const auto& e : encoded) {
+        Value v;
+        if (e.contains("i")) {
+            v.integer_only = true;
+            v.integer = e.at("i").get<std::int64_t>();
+        } else if (e.contains("p")) {
+            v.pointer = resolve(e.at("p").at(0).get<std::uint64_t>(), e.at("p").at(1).get<std::uint64_t>());
+        } else if (e.contains("floats")) {
+            arrays_.push_back(e.at("floats").get<std::vector<float>>());
+            v.pointer = arrays_.back().data();
+        } else if (!e.contains("null")) {
+            throw std::invalid_argument("an argument of unknown kind");
+        }
+        values_.push_back(v);
+    }
+}
+
+void launch_idle_kernel();  // launch_host_idle.cu
+
+namespace {
+
+struct Mapping {
+    CUdeviceptr base = 0;
+    std::size_t size = 0;
+};
+
+struct Staged {
+    void* exact = nullptr;  // an allocation of exactly the argument's extent
+    void* mapped = nullptr;
+    std::size_t bytes = 0;
+};
+
+nlohmann::json cuda_failure(cudaError_t e) {
+    return {{"ok", false},
+            {"kind", "cuda"},
+            {"code", static_cast<int>(e)},
+            {"sticky", course::CudaError::is_sticky_error(e)},
+            {"message", std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"}};
+}
+
+// Waits for everything the call started, on every stream of the device, and takes the error it left.
+cudaError_t finish_device() {
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    return e;
+}
+
+}  // namespace
+
+int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const void* graded_kernel) {
+    int channel = -1;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--channel") == 0) channel = std::atoi(argv[i + 1]);
+    if (channel < 0) {
+        std::cerr << argv[0] << ": a launch host is started by a lab's check program (--channel FD)\n";
+        return 2;
+    }
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    std::map<std::uint64_t, Mapping> mappings;
+    bool tracing = false;
+    if (cudaFree(nullptr) != cudaSuccess) return 3;
+
+    for (;;) {
+        wire::Received in;
+        try {
+            in = wire::receive(channel);
+        } catch (const wire::ChannelClosed&) {
+            return 0;  // the check program is done
+        }
+        const nlohmann::json& m = in.message;
+        const std::string op = m.value("op", "");
+        nlohmann::json reply = {{"ok", true}};
+        bool end_after = false;
+        try {
+            if (op == "map") {
+                Mapping mp;
+                mp.size = m.at("size").get<std::size_t>();
+                CUmemGenericAllocationHandle h = 0;
+                CUresult r = driver().MemImportFromShareableHandle(&h, reinterpret_cast<void*>(static_cast<std::uintptr_t>(in.fd)),
+                                                            CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+                if (in.fd >= 0) ::close(in.fd);
+                in.fd = -1;
+                if (r == CUDA_SUCCESS) r = driver().MemAddressReserve(&mp.base, mp.size, 0, 0, 0);
+                if (r == CUDA_SUCCESS) r = driver().MemMap(mp.base, mp.size, 0, h, 0);
+                if (h) driver().MemRelease(h);  // the mapping keeps the memory
+                if (r == CUDA_SUCCESS) {
+                    int ordinal = 0;
+                    cudaGetDevice(&ordinal);
+                    CUmemAccessDesc access{};
+                    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+                    access.location.id = ordinal;
+                    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+                    r = driver().MemSetAccess(mp.base, mp.size, &access, 1);
+                }
+                if (r != CUDA_SUCCESS) {
+                    const char* name = nullptr;
+                    driver().GetErrorName(r, &name);
+                    reply = {{"ok", false}, {"kind", "refused"}, {"message", name ? name : "mapping failed"}};
+                } else {
+                    mappings[m.at("id").get<std::uint64_t>()] = mp;
+                }
+            } else if (op == "unmap") {
+                const auto it = mappings.find(m.at("id").get<std::uint64_t>());
+                if (it != mappings.end()) {
+                    cudaDeviceSynchronize();
+                    driver().MemUnmap(it->second.base, it->second.size);
+                    driver().MemAddressFree(it->second.base, it->second.size);
+                    mappings.erase(it);
+                }
+            } else if (op == "noop") {
+                launch_idle_kernel();
+                if (const cudaError_t e = finish_device(); e != cudaSuccess) reply = cuda_failure(e);
+            } else if (op == "call") {
+                const auto it = ops.find(m.at("name").get<std::string>());
+                if (it == ops.end()) throw std::invalid_argument("no operation " + m.at("name").get<std::string>());
+                const bool exact = m.value("exact", false);
+                std::vector<Staged> staged;
+                const Arguments args(m.at("args"), [&](std::uint64_t id, std::uint64_t offset) -> void* {
+                    const auto mp = mappings.find(id);
+                    if (mp == mappings.end() || offset > mp->second.size)
+                        throw std::invalid_argument("a buffer that is not mapped");
+                    return reinterpret_cast<void*>(mp->second.base + offset);
+                });
+                // Under the memory and race check, every buffer is handed over as an allocation of exactly
+                // its extent, so that a read one element past the end falls outside every allocation.
+                const Arguments* use = &args;
+                std::optional<Arguments> exact_args;
+                if (exact) {
+                    nlohmann::json re = m.at("args");
+                    for (std::size_t i = 0; i < re.size(); ++i) {
+                        if (!re[i].contains("p")) continue;
+                        Staged s;
+                        s.mapped = args.get<void*>(i);
+                        s.bytes = re[i].at("p").at(2).get<std::size_t>();
+                        if (s.bytes > 0) {
+                            CUDA_CHECK(cudaMalloc(&s.exact, s.bytes));
+                            CUDA_CHECK(cudaMemcpy(s.exact, s.mapped, s.bytes, cudaMemcpyDeviceToDevice));
+                        }
+                        re[i] = {{"p", {staged.size(), 0, s.bytes}}};
+                        staged.push_back(s);
+                    }
+                    exact_args.emplace(re, [&](std::uint64_t id, std::uint64_t) -> void* { return staged.at(id).exact; });
+                    use = &*exact_args;
+                }
+                bool threw = false;
+                try {
+                    it->second(*use);
+                } catch (const course::CudaError& e) {
+                    reply = cuda_failure(e.code());
+                    reply["message"] = e.what();
+                    threw = true;
+                } catch (const std::exception& e) {
+                    reply = {{"ok", false}, {"kind", "threw"}, {"message", std::string("threw: ") + e.what()}};
+                    threw = true;
+                } catch (...) {
+                    reply = {{"ok", false}, {"kind", "threw"}, {"message", "threw something that is not a std::exception"}};
+                    threw = true;
+                }
+                if (const cudaError_t e = finish_device(); e != cudaSuccess && !threw) reply = cuda_failure(e);
+                for (const Staged& s : staged) {
+                    if (s.exact && !reply.value("sticky", false))
+                        cudaMemcpy(s.mapped, s.exact, s.bytes, cudaMemcpyDeviceToDevice);
+                    if (s.exact) cudaFree(s.exact);
+                }
+            } else if (op == "trace_begin") {
+                std::string why;
+                tracing = trace_begin(&why);
+                if (!tracing) reply = {{"ok", false}, {"why", why}};
+            } else if (op == "trace_end") {
+                nlohmann::json kernels = nlohmann::json::array();
+                if (tracing) {
+                    for (const TracedKernel& k : trace_end())
+                        kernels.push_back({{"name", k.name},
+                                           {"static_smem", k.static_smem},
+                                           {"dynamic_smem", k.dynamic_smem},
+                                           {"ms", k.ms},
+                                           {"grid", {k.grid[0], k.grid[1], k.grid[2]}},
+                                           {"block", {k.block[0], k.block[1], k.block[2]}},
+                                           {"regular", k.regular}});
+                } else {
+                    reply = {{"ok", false}, {"why", "the trace did not start"}};
+                }
+                tracing = false;
+                reply["kernels"] = kernels;
+                int smem = -1;
+                cudaFuncAttributes attr{};
+                if (graded_kernel && cudaFuncGetAttributes(&attr, graded_kernel) == cudaSuccess)
+                    smem = static_cast<int>(attr.sharedSizeBytes);
+                cudaGetLastError();
+                reply["graded_static_smem"] = smem;
+            } else if (op == "quit") {
+                end_after = true;
+            } else {
+                reply = {{"ok", false}, {"kind", "refused"}, {"message", "unknown request '" + op + "'"}};
+            }
+        } catch (const course::CudaError& e) {
+            reply = cuda_failure(e.code());
+            reply["message"] = e.what();
+        } catch (const std::exception& e) {
+            reply = {{"ok", false}, {"kind", "refused"}, {"message", e.what()}};
+        }
+        if (in.fd >= 0) ::close(in.fd);
+        try {
+            wire::send(channel, reply);
+        } catch (const wire::ChannelClosed&) {
+            return 0;
+        }
+        // A crashed kernel leaves the context unusable: the check program starts a new host if it goes on.
+        if (end_after || reply.value("sticky", false)) return reply.value("sticky", false) ? 3 : 0;
+    }
+}
+
+}  // namespace grading::launch_host
