@@ -46,7 +46,13 @@ void enable(const std::string& program_path, const std::string& lab_id, bool exa
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
 /// program (sent as its allocation and offset), a null pointer, or a small host array of floats.
 struct Arg {
-    enum class Kind { Integer, Device, Null, Floats } kind = Kind::Integer;  ///< what it holds
+    /// @brief What an argument holds.
+    enum class Kind {
+        Integer,  ///< an integer
+        Device,   ///< a device pointer into a shared buffer
+        Null,     ///< a null pointer
+        Floats    ///< a host array of floats, copied into the message
+    } kind = Kind::Integer;  ///< what it holds
     std::int64_t integer = 0;                                                 ///< Kind::Integer
     const void* pointer = nullptr;                                            ///< Kind::Device
     std::vector<float> floats;                                                ///< Kind::Floats

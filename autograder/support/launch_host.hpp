@@ -81,6 +81,8 @@ Entry entry(R (*f)(P...)) {
 }
 
 /// @brief Serves the check program on the channel named by `--channel FD` until it closes.
+/// @param argc the host's argument count
+/// @param argv the host's arguments (`--channel FD`)
 /// @param ops the operations by name
 /// @param graded_kernel the lab's graded kernel (reported with a trace), or null
 /// @return the process's exit status

@@ -86,10 +86,11 @@ TEST_CASE("compute-sanitizer logs: summaries and the first report are read") {
     CHECK_FALSE(parse_sanitizer_log("student output: ERROR SUMMARY was forged? no digits\n").summary);
 }
 
-TEST_CASE("the sanitizer command runs the tool with its own log and error status") {
+TEST_CASE("the sanitizer command runs the tool with its own log and error status, on child processes too") {
     const auto cmd = sanitizer_command("/cuda/bin/compute-sanitizer", "memcheck", "/g/m.log", {"/g/lab01", "--sanitizer-workload"});
     const std::vector<std::string> expected = {"/cuda/bin/compute-sanitizer", "--tool", "memcheck", "--log-file", "/g/m.log",
-                                               "--error-exitcode", "86", "--print-limit", "20", "--leak-check", "no",
+                                               "--error-exitcode", "86", "--print-limit", "20", "--target-processes", "all",
+                                               "--leak-check", "no",
                                                "/g/lab01", "--sanitizer-workload"};
     CHECK(cmd == expected);
 }
