@@ -12,12 +12,11 @@ namespace grading {
 std::optional<std::vector<TracedKernel>> trace_kernels(const std::function<void()>& work, std::string* why) {
     if (isolation::enabled()) return isolation::trace(work, why, nullptr);
     if (!trace_begin(why)) return std::nullopt;
-    struct End {
-        ~End() { trace_end(); }
-    };
-    {
-        End at_end;
+    try {
         work();
+    } catch (...) {
+        trace_end();  // the trace stops whatever work did
+        throw;
     }
     return trace_end();
 }
