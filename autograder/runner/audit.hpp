@@ -3,11 +3,12 @@
 ///
 /// The lab's graded file is compiled as an object of its own and its symbol table read. It may define
 /// only its lab's namespace (`labNN::`), plus the weak copies of inline library code every C++ object
-/// carries; so it cannot replace a grader symbol, a CUDA runtime call or the C library. It may import
-/// only what the allow-list names: kernel launches, device memory, occupancy and device queries, errors,
-/// math and the C++ runtime. Everything else (exit, file and stream I/O, dlopen, the environment,
-/// streams, graphs, events, timers, CUB device algorithms, cuBLAS, Thrust, processes, threads) is
-/// refused with the reason. Its host code may not hold a raw system call or a time-stamp read.
+/// carries (among them the exception tables' pointers to the types it catches); so it cannot replace a
+/// grader symbol, a CUDA runtime call or the C library. It may import only what the allow-list names:
+/// kernel launches, device memory, occupancy and device queries, errors, math and the C++ runtime.
+/// Everything else (exit, file and stream I/O, dlopen, the environment, streams, graphs, events, timers,
+/// CUB device algorithms, cuBLAS, Thrust, processes, threads) is refused with the reason. Its host code
+/// may not hold a raw system call or a time-stamp read.
 #pragma once
 
 #include <optional>

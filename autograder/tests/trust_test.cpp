@@ -175,6 +175,28 @@ TEST_CASE("the audit refuses a definition outside the lab's namespace") {
     CHECK(refused("_Z20__device_stub__ZN5lab026kernelEv", 'T') != "");  // another lab's kernel stub
 }
 
+TEST_CASE("the audit lets a lab catch by type: a catch clause's table entry judged as the typeinfo it points to") {
+    auto finding = [](const std::string& name, char type) { return audit_symbols("06", {{name, type}}, {}).message; };
+    // catch (const std::invalid_argument&), catch (const std::exception&): weak pointers to standard typeinfo.
+    CHECK(finding("DW.ref._ZTISt16invalid_argument", 'V') == "");
+    CHECK(finding("DW.ref._ZTISt9exception", 'V') == "");
+    CHECK(finding("DW.ref.__gxx_personality_v0", 'V') == "");
+    // The lab's own exception type, also one in an anonymous namespace of its file.
+    CHECK(finding("DW.ref._ZTIN5lab066TooFewE", 'V') == "");
+    CHECK(finding("DW.ref._ZTIN5lab0612_GLOBAL__N_16TooFewE", 'V') == "");
+    // std::stable_sort's buffer: operator new(std::size_t, const std::nothrow_t&) and the std::nothrow object.
+    CHECK(finding("_ZSt7nothrow", 'U') == "");
+    CHECK(finding("_ZnwmRKSt9nothrow_t", 'U') == "");
+    // Still refused: another lab's or a forbidden library's type, a strong copy, any other table entry,
+    // and std::terminate.
+    CHECK(finding("DW.ref._ZTIN5lab028BadInputE", 'V').find("outside namespace lab06") != std::string::npos);
+    CHECK(finding("DW.ref._ZTIN6thrust6system12system_errorE", 'V').find("outside namespace lab06") != std::string::npos);
+    CHECK(finding("DW.ref._ZTISt16invalid_argument", 'D') != "");
+    CHECK(finding("DW.ref.fopen", 'V') != "");
+    CHECK(finding("_ZTIN6thrust6system12system_errorE", 'U') != "");
+    CHECK(finding("_ZSt9terminatev", 'U').find("ends the process") != std::string::npos);
+}
+
 TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; raw system calls never") {
     const std::vector<ObjectSymbol> syms = {{"exit", 'U'}};
     const HostFunction stub{"_ZN5lab0216atomic_max_floatEPff", {"sub", "movl", "mov", "call", "data16"}, {"exit"}};

@@ -1,0 +1,79 @@
+// Audit sample: ordinary C++ in a lab's host code, which the audit must allow — standard exceptions
+// thrown and caught by type (by reference and by value, rethrown, caught as std::exception or with
+// ...), the lab's own exception type, <algorithm> and <numeric> templates, lambdas, std::array,
+// std::vector, std::string messages, std::min and std::max.
+#include "cuda_check.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lab01 {
+__global__ void scale(float* x, int n, float by) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= by;
+}
+
+namespace {
+// A helper that refuses what it cannot use, with each standard exception a lab might throw.
+int checked(int v) {
+    if (v < 0) throw std::invalid_argument("checked: " + std::to_string(v) + " is negative");
+    if (v > (1 << 30)) throw std::out_of_range("checked: too large");
+    if (v == 3) throw std::runtime_error("checked: three");
+    if (v == 5) throw std::length_error("checked: five");
+    if (v == 7) throw std::logic_error("checked: seven");
+    if (v == 11) throw std::bad_alloc();
+    return v;
+}
+
+struct TooFew : std::runtime_error {  // the lab's own exception type
+    using std::runtime_error::runtime_error;
+};
+}  // namespace
+
+int run(float* x, int n) {
+    int code = 0;
+    try { code = checked(n); } catch (const std::invalid_argument&) { code = -1; }
+    try { code += checked(n - 1); } catch (const std::out_of_range& e) { code += static_cast<int>(e.what()[0]); }
+    try { code += checked(n - 2); } catch (std::runtime_error e) { code -= static_cast<int>(std::string(e.what()).size()); }
+    try { code += checked(n - 3); } catch (const std::length_error&) { code -= 3; }
+    try { code += checked(n - 4); } catch (const std::bad_alloc&) { code -= 4; }
+    try { code += checked(n - 5); } catch (const std::logic_error&) { code -= 5; }
+    try { code += checked(n - 6); } catch (const std::exception& e) { std::printf("%s\n", e.what()); }
+    try { code += checked(n - 7); } catch (...) { code -= 7; }
+    try {
+        try { if (n < 4) throw TooFew("fewer than 4"); } catch (const TooFew&) { throw; }
+    } catch (const TooFew& e) {
+        std::printf("%s\n", e.what());
+    }
+
+    // <algorithm> and <numeric> on std::vector and std::array, with lambdas.
+    std::vector<double> times(static_cast<std::size_t>(std::max(n, 1)));
+    std::iota(times.begin(), times.end(), 1.0);
+    std::sort(times.begin(), times.end(), [](double a, double b) { return a > b; });
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    std::stable_sort(times.begin(), times.end());
+    const double total = std::accumulate(times.begin(), times.end(), 0.0);
+    const auto biggest = std::max_element(times.begin(), times.end());
+    std::array<int, 8> ways{};
+    std::iota(ways.begin(), ways.end(), 1);
+    std::reverse(ways.begin(), ways.end());
+    const int most = *std::max_element(ways.begin(), ways.end());
+    const int sum = std::accumulate(ways.begin(), ways.end(), 0, [](int a, int b) { return a + b; });
+    std::vector<int> kept;
+    std::copy_if(ways.begin(), ways.end(), std::back_inserter(kept), [most](int w) { return w < most; });
+    code += std::min(most, sum) + std::max(static_cast<int>(total), static_cast<int>(*biggest)) +
+            static_cast<int>(kept.at(0)) + ways.at(static_cast<std::size_t>(n) % ways.size());
+
+    CUDA_CHECK(cudaMemset(x, 0, sizeof(float)));
+    scale<<<course::ceil_div(n, 256), 256>>>(x, n, 2.0f);
+    CUDA_CHECK_LAUNCH();
+    return code;
+}
+}  // namespace lab01
