@@ -84,9 +84,17 @@ inline Arg host_floats(const float* p, int count) {
 /// @brief A launch host: the student's, or the peers'.
 enum class Host { Student, Peers };
 
+/// @brief Ends @p host's process, if it runs: the next call starts a new one, with nothing of the calls
+/// before (the speed benches start so: a lab's timed calls cannot use state its earlier calls left, and
+/// the host maps the benches' large buffers afresh; a host that had imported and released many buffers
+/// before was seen, on an H200 with driver 580, to write a large buffer imported later where the check
+/// program did not see it).
+void restart(Host host);
+
 /// @brief Runs operation @p op of host @p host with @p args and waits until the host's device is idle.
 /// Throws course::CudaError when the call failed on the GPU, std::runtime_error when the code threw or
-/// its process ended (the next call starts a new one).
+/// its process ended (the next call starts a new one). Inside a Batch for @p host, the call is only
+/// collected: it runs when the batch is sent.
 void call(Host host, const std::string& op, const std::vector<Arg>& args);
 
 /// @brief call() with the arguments converted by arg().
@@ -95,15 +103,42 @@ void forward(Host host, const std::string& op, A... a) {
     call(host, op, std::vector<Arg>{arg(a)...});
 }
 
-/// @brief The same round trip as call() with the least work (one empty kernel in the host, so the GPU
-/// switches to its context and back as for a real call): what the boundary itself costs.
-void noop(Host host);
+/// @brief While it lives, the calls made for its host are collected; send() sends them as one request.
+/// The host runs them one after another, waiting for its whole device after each, and answers once:
+/// so a timed batch of k calls pays the boundary's round trip and the GPU's switches between processes
+/// once, not k times. send() throws as call() does, for the first call that failed.
+class Batch {
+public:
+    /// @param host whose calls are collected
+    explicit Batch(Host host);
+    ~Batch();
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    /// @brief Sends the collected calls and waits for the answer (nothing to send: returns at once). Returns
+    /// the GPU time of each call as its host's events measured it (ms; only a trusted host's are believed).
+    std::vector<double> send();
+
+private:
+    Host host_;
+};
 
 /// @brief trace_kernels() for the student's host: the kernels its calls launched while @p work ran;
 /// @p graded_static_smem receives the static shared memory of the lab's graded kernel, as the host's
 /// own runtime reports it (the fallback where CUPTI cannot trace).
 std::optional<std::vector<TracedKernel>> trace(const std::function<void()>& work, std::string* why,
                                                int* graded_static_smem);
+
+/// @brief What the compiler gave the lab's graded kernel, for the report's notes.
+struct KernelAttributes {
+    int registers = 0;            ///< registers a thread
+    std::size_t local_bytes = 0;  ///< local memory (spills) a thread
+    std::size_t static_smem = 0;  ///< static shared memory a block
+};
+
+/// @brief The attributes of the lab's graded kernel: of @p in_process_kernel where the lab's code runs in
+/// this process, else as the student's host reports them (informative only: that process is the
+/// student's). Nothing when they cannot be had.
+std::optional<KernelAttributes> graded_attributes(const void* in_process_kernel);
 
 /// @brief Reads a sample of 32 words of @p bytes of device memory at @p d_ptr (positions drawn from
 /// @p seed) and waits for it: a kernel of the check program's own, so it runs only once the GPU has left
@@ -112,23 +147,31 @@ std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, st
 
 /// @brief One contender of a speed check timed across the boundary.
 struct Contender {
-    std::function<void()> run;  ///< one call (a forwarded one)
-    Host host;                  ///< where it runs, for the boundary's calibration
-    const void* output;         ///< its output in the check program's memory (sampled at the end)
-    std::size_t output_bytes;   ///< the output's size
+    std::function<void(int slot)> run;  ///< one call (a forwarded one) on input slot @p slot
+    Host host;                          ///< where it runs, for the boundary's calibration
+    /// @brief Its output for input slot @p slot, in the check program's memory (sampled at the end).
+    std::function<const void*(int slot)> output;
+    std::size_t output_bytes;  ///< the output's size
+    /// @brief Whether the boundary's cost is learnt from this contender's calls (the library peer: a
+    /// process of the course's own, and a kernel like the student's in kind and length).
+    bool calibrates = false;
 };
 
-/// @brief course::time_interleaved() across the process boundary. Each run starts with the whole GPU
-/// idle and is timed on the host's clock from the request to the end of a sample of the contender's
-/// output taken by the check program's own kernel (sample_words()); the median of the boundary's own
-/// cost (noop() followed by the same sample) is measured interleaved and subtracted. When a contender's
-/// output changes after its sample was taken, its process returned before its work was done:
-/// @p late_output receives the contender's index (first such run only).
-std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int warmup, int repetitions,
-                                             const std::function<void(std::size_t)>& before_each,
-                                             const std::function<void(std::size_t)>& after_each,
-                                             std::optional<std::size_t>* late_output,
-                                             std::vector<double>* boundary_ms = nullptr);
+/// @brief course::time_interleaved() across the process boundary, a batch of @p slots calls a run. Each
+/// run starts with the whole GPU idle and is timed on the host's clock from the request to the end of a
+/// sample of each call's output taken by the check program's own kernel (sample_words()). What the
+/// boundary adds to each call is learnt from the contender that `calibrates` (in the peers' process): the
+/// median excess of its batches' host time over the GPU time its own events gave each call. That excess
+/// comes off every contender's calls,
+/// so that each is timed as the in-process events would time it; @p boundary_ms receives it (ms a call).
+/// @p before_each and @p after_each are called for every call of the batch (contender, slot), before the
+/// batch is sent and after it finished. When an output changes after its sample was taken, its process
+/// returned before its work was done: @p late_output receives the contender's index (first such run only).
+std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int slots, int warmup,
+                                             int repetitions,
+                                             const std::function<void(std::size_t, int)>& before_each,
+                                             const std::function<void(std::size_t, int)>& after_each,
+                                             std::optional<std::size_t>* late_output, double* boundary_ms = nullptr);
 
 }  // namespace grading::isolation
 

@@ -13,9 +13,11 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 namespace grading::launch_host {
 
@@ -39,8 +41,6 @@ Arguments::Arguments(const nlohmann::json& encoded,
         values_.push_back(v);
     }
 }
-
-void launch_idle_kernel();  // launch_host_idle.cu
 
 namespace {
 
@@ -84,6 +84,77 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
     std::map<std::uint64_t, Mapping> mappings;
     bool tracing = false;
     if (cudaFree(nullptr) != cudaSuccess) return 3;
+
+    // One call of the lab's code: decodes its arguments, runs it, waits for the whole device and answers.
+    const auto run_call = [&](const nlohmann::json& m) -> nlohmann::json {
+        nlohmann::json reply = {{"ok", true}};
+        const auto it = ops.find(m.at("name").get<std::string>());
+        if (it == ops.end()) throw std::invalid_argument("no operation " + m.at("name").get<std::string>());
+        const bool exact = m.value("exact", false);
+        std::vector<Staged> staged;
+        const Arguments args(m.at("args"), [&](std::uint64_t id, std::uint64_t offset) -> void* {
+            const auto mp = mappings.find(id);
+            if (mp == mappings.end() || offset > mp->second.size)
+                throw std::invalid_argument("a buffer that is not mapped");
+            return reinterpret_cast<void*>(mp->second.base + offset);
+        });
+        // Under the memory and race check, every buffer is handed over as an allocation of exactly
+        // its extent, so that a read one element past the end falls outside every allocation.
+        const Arguments* use = &args;
+        std::optional<Arguments> exact_args;
+        if (exact) {
+            nlohmann::json re = m.at("args");
+            for (std::size_t i = 0; i < re.size(); ++i) {
+                if (!re[i].contains("p")) continue;
+                Staged s;
+                s.mapped = args.get<void*>(i);
+                s.bytes = re[i].at("p").at(2).get<std::size_t>();
+                if (s.bytes > 0) {
+                    CUDA_CHECK(cudaMalloc(&s.exact, s.bytes));
+                    CUDA_CHECK(cudaMemcpy(s.exact, s.mapped, s.bytes, cudaMemcpyDeviceToDevice));
+                }
+                re[i] = {{"p", {staged.size(), 0, s.bytes}}};
+                staged.push_back(s);
+            }
+            exact_args.emplace(re, [&](std::uint64_t id, std::uint64_t) -> void* { return staged.at(id).exact; });
+            use = &*exact_args;
+        }
+        // The call's GPU time, by events around it on the default stream, as the in-process timing takes it:
+        // the check program reads it from the peers' host only (a trusted one), to learn what the boundary
+        // adds to a call's time on the host's clock (isolation::time_across()).
+        static cudaEvent_t started = nullptr, ended = nullptr;
+        if (!started) {
+            CUDA_CHECK(cudaEventCreate(&started));
+            CUDA_CHECK(cudaEventCreate(&ended));
+        }
+        CUDA_CHECK(cudaEventRecord(started, 0));
+        bool threw = false;
+        try {
+            it->second(*use);
+        } catch (const course::CudaError& e) {
+            reply = cuda_failure(e.code());
+            reply["message"] = e.what();
+            threw = true;
+        } catch (const std::exception& e) {
+            reply = {{"ok", false}, {"kind", "threw"}, {"message", std::string("threw: ") + e.what()}};
+            threw = true;
+        } catch (...) {
+            reply = {{"ok", false}, {"kind", "threw"}, {"message", "threw something that is not a std::exception"}};
+            threw = true;
+        }
+        cudaEventRecord(ended, 0);
+        if (const cudaError_t e = finish_device(); e != cudaSuccess && !threw) reply = cuda_failure(e);
+        float gpu_ms = 0.0f;
+        if (reply.value("ok", false) && cudaEventElapsedTime(&gpu_ms, started, ended) == cudaSuccess)
+            reply["gpu_ms"] = gpu_ms;
+        cudaGetLastError();
+        for (const Staged& s : staged) {
+            if (s.exact && !reply.value("sticky", false))
+                cudaMemcpy(s.mapped, s.exact, s.bytes, cudaMemcpyDeviceToDevice);
+            if (s.exact) cudaFree(s.exact);
+        }
+        return reply;
+    };
 
     for (;;) {
         wire::Received in;
@@ -132,61 +203,22 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
                     driver().MemAddressFree(it->second.base, it->second.size);
                     mappings.erase(it);
                 }
-            } else if (op == "noop") {
-                launch_idle_kernel();
-                if (const cudaError_t e = finish_device(); e != cudaSuccess) reply = cuda_failure(e);
             } else if (op == "call") {
-                const auto it = ops.find(m.at("name").get<std::string>());
-                if (it == ops.end()) throw std::invalid_argument("no operation " + m.at("name").get<std::string>());
-                const bool exact = m.value("exact", false);
-                std::vector<Staged> staged;
-                const Arguments args(m.at("args"), [&](std::uint64_t id, std::uint64_t offset) -> void* {
-                    const auto mp = mappings.find(id);
-                    if (mp == mappings.end() || offset > mp->second.size)
-                        throw std::invalid_argument("a buffer that is not mapped");
-                    return reinterpret_cast<void*>(mp->second.base + offset);
-                });
-                // Under the memory and race check, every buffer is handed over as an allocation of exactly
-                // its extent, so that a read one element past the end falls outside every allocation.
-                const Arguments* use = &args;
-                std::optional<Arguments> exact_args;
-                if (exact) {
-                    nlohmann::json re = m.at("args");
-                    for (std::size_t i = 0; i < re.size(); ++i) {
-                        if (!re[i].contains("p")) continue;
-                        Staged s;
-                        s.mapped = args.get<void*>(i);
-                        s.bytes = re[i].at("p").at(2).get<std::size_t>();
-                        if (s.bytes > 0) {
-                            CUDA_CHECK(cudaMalloc(&s.exact, s.bytes));
-                            CUDA_CHECK(cudaMemcpy(s.exact, s.mapped, s.bytes, cudaMemcpyDeviceToDevice));
-                        }
-                        re[i] = {{"p", {staged.size(), 0, s.bytes}}};
-                        staged.push_back(s);
+                reply = run_call(m);
+            } else if (op == "calls") {
+                // A batch: the calls run one after another, the device waited for after each, and the
+                // answer is the first failure (with its index) or success, once, for all of them.
+                const auto& calls = m.at("calls");
+                nlohmann::json gpu_ms = nlohmann::json::array();
+                for (std::size_t i = 0; i < calls.size(); ++i) {
+                    reply = run_call(calls[i]);
+                    if (!reply.value("ok", false)) {
+                        reply["index"] = i;
+                        break;
                     }
-                    exact_args.emplace(re, [&](std::uint64_t id, std::uint64_t) -> void* { return staged.at(id).exact; });
-                    use = &*exact_args;
+                    gpu_ms.push_back(reply.value("gpu_ms", 0.0));
                 }
-                bool threw = false;
-                try {
-                    it->second(*use);
-                } catch (const course::CudaError& e) {
-                    reply = cuda_failure(e.code());
-                    reply["message"] = e.what();
-                    threw = true;
-                } catch (const std::exception& e) {
-                    reply = {{"ok", false}, {"kind", "threw"}, {"message", std::string("threw: ") + e.what()}};
-                    threw = true;
-                } catch (...) {
-                    reply = {{"ok", false}, {"kind", "threw"}, {"message", "threw something that is not a std::exception"}};
-                    threw = true;
-                }
-                if (const cudaError_t e = finish_device(); e != cudaSuccess && !threw) reply = cuda_failure(e);
-                for (const Staged& s : staged) {
-                    if (s.exact && !reply.value("sticky", false))
-                        cudaMemcpy(s.mapped, s.exact, s.bytes, cudaMemcpyDeviceToDevice);
-                    if (s.exact) cudaFree(s.exact);
-                }
+                if (reply.value("ok", false)) reply["gpu_ms"] = gpu_ms;
             } else if (op == "trace_begin") {
                 std::string why;
                 tracing = trace_begin(&why);
@@ -213,6 +245,16 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
                     smem = static_cast<int>(attr.sharedSizeBytes);
                 cudaGetLastError();
                 reply["graded_static_smem"] = smem;
+            } else if (op == "graded_attributes") {
+                cudaFuncAttributes attr{};
+                if (graded_kernel && cudaFuncGetAttributes(&attr, graded_kernel) == cudaSuccess)
+                    reply = {{"ok", true},
+                             {"registers", attr.numRegs},
+                             {"local_bytes", attr.localSizeBytes},
+                             {"static_smem", attr.sharedSizeBytes}};
+                else
+                    reply = {{"ok", false}, {"kind", "refused"}, {"message", "no graded kernel"}};
+                cudaGetLastError();
             } else if (op == "quit") {
                 end_after = true;
             } else {

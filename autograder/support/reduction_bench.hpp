@@ -12,6 +12,8 @@
 /// - `static constexpr std::size_t kN`: the benchmark's element count;
 /// - `static constexpr const char* kTag`: names the inputs' seeds (BenchInputs);
 /// - `static constexpr float kLo, kHi`: the range the inputs' values are drawn from (BenchInputs);
+/// - `static constexpr Plants kPlants`: values planted at random positions of every input, so that a
+///   result computed from part of the input is wrong (BenchInputs);
 /// - `static constexpr const char* kName`: the launcher's name in messages, e.g. "sum_reduce";
 /// - `static void student(const float*, float*, std::size_t)`: calls the student's launcher;
 /// - `static void baseline(const float*, float*, std::size_t)`: calls the naive baseline;
@@ -35,30 +37,36 @@
 
 namespace grading {
 
-/// @brief The shared set-up of a reduction lab's speed checks: Traits::kN floats in two buffers, refilled
-/// with fresh contents for every call of the student's and reduced by the peer first, the three
-/// contenders, and a correctness gate. Built by measure_bench(), which reads `correct` and then calls
-/// measure().
+/// @brief The shared set-up of a reduction lab's speed checks: Traits::kN floats in a buffer a slot
+/// (bench_slots()), refilled with fresh contents
+/// for every call of the student's and reduced by the peer first, the three contenders, and a correctness
+/// gate. Built by measure_bench(), which reads `correct` and then calls measure().
 /// @tparam Traits the lab's description of its reduction (see the file's description)
 template <class Traits>
 struct ReductionBench {
     /// @brief Elements of every input.
     static constexpr std::size_t kN = Traits::kN;
+    /// @brief Input slots: each timed call of the student's reads its own.
+    static int slot_count() { return bench_slots(kN * sizeof(float)); }
 
-    BenchInputs inputs{kN, Traits::kTag, Traits::kLo, Traits::kHi};  ///< the two inputs, used in turn
-    std::vector<float> refs;                 ///< each input's reference, by the peer
-    course::GuardedBuffer<float> student_out{1};  ///< the student's output, poisoned before each call
-    course::DeviceBuffer<float> out{1};      ///< the baseline's and the peer's output
-    typename Traits::Peer peer{kN};          ///< the library peer
-    int current = 0;                         ///< the input of the student's next call
-    bool correct = false;                    ///< whether the gate passed (measure_bench() reads it)
+    BenchInputs inputs{kN, Traits::kTag, Traits::kLo, Traits::kHi, slot_count(), Traits::kPlants};  ///< the inputs
+    std::vector<float> refs;                        ///< each input's reference, by the peer
+    std::vector<course::GuardedBuffer<float>> student_out;  ///< the student's output a slot, poisoned before each call
+    course::DeviceBuffer<float> out{1};             ///< the baseline's and the peer's output
+    typename Traits::Peer peer{kN};                 ///< the library peer
+    int current = 0;                                ///< the input of the student's next call (in this process)
+    bool correct = false;                           ///< whether the gate passed (measure_bench() reads it)
 
-    /// @brief Computes both inputs' references, then runs the gate: one call of the student's on the first
+    /// @brief Computes every input's reference, then runs the gate: one call of the student's on the first
     /// input, checked like every timed call. A wrong result fails the current check as a wrong result,
     /// and the speed is then not measured.
     ReductionBench() {
-        for (int i = 0; i < 2; ++i) refs.push_back(reference(i));
-        if (!run_student([&] { Traits::student(inputs[0], student_out.data(), kN); },
+        fresh_student_process();
+        for (int i = 0; i < slot_count(); ++i) {
+            refs.push_back(reference(i));
+            student_out.emplace_back(1);
+        }
+        if (!run_student([&] { Traits::student(inputs[0], student_out[0].data(), kN); },
                          std::string(Traits::kName) + "(" + n_str() + ")"))
             return;
         const std::string wrong = verify(0);
@@ -67,48 +75,52 @@ struct ReductionBench {
     }
 
     /// @brief The peer's result on input @p slot.
-    /// @param slot the input, 0 or 1
+    /// @param slot the input
     float reference(int slot) {
         peer(inputs[slot], out.data(), kN);
         return out.download()[0];
     }
 
-    /// @brief "" when the student's output is right for input @p slot (Traits::check against the slot's
-    /// reference) and the input is unchanged, else what is wrong.
-    /// @param slot the input the student's last call read
+    /// @brief "" when the student's output of slot @p slot is right for that slot's input (Traits::check
+    /// against its reference) and the input is unchanged, else what is wrong.
+    /// @param slot the input the student's call read
     std::string verify(int slot) const {
-        const std::string wrong =
-            Traits::check(student_out.download()[0], refs[static_cast<std::size_t>(slot)]);
+        const auto i = static_cast<std::size_t>(slot);
+        const std::string wrong = Traits::check(student_out[i].download()[0], refs[i]);
         if (!wrong.empty()) return wrong;
         return inputs.changed(slot);
     }
 
     /// @brief Times the student's launcher, the naive baseline and the peer (measure_against()): before
-    /// every student call the input it reads gets fresh contents and a fresh reference, and the output is
+    /// every student call the input it reads gets fresh contents and a fresh reference, and its output is
     /// poisoned; after it, the result is verified.
     /// @param criteria the speed checks' criteria, in their order
     /// @return one Timings a criterion
     std::vector<Timings> measure(const std::vector<Criterion>& criteria) {
-        const VerifiedCalls calls{2,
+        const VerifiedCalls calls{slot_count(),
                                   [&](int slot, int call) {
+                                      const auto i = static_cast<std::size_t>(slot);
                                       inputs.refresh(slot, call);
-                                      refs[static_cast<std::size_t>(slot)] = reference(slot);
+                                      refs[i] = reference(slot);
                                       current = slot;
-                                      student_out.poison();
+                                      student_out[i].poison();
                                   },
                                   [&](int slot) { return verify(slot); }};
-        const auto student = [&] { Traits::student(inputs[current], student_out.data(), kN); };
         if (isolation::enabled()) {
+            // Every contender reads the slot's input and writes the slot's output, as many calls a batch.
             using isolation::Host;
             const Contenders across = {
-                {student, Host::Student, student_out.data(), sizeof(float)},
-                {[&] { isolation::forward(Host::Peers, Traits::kBaselineOp, inputs[0], out.data(), kN); }, Host::Peers,
-                 out.data(), sizeof(float)},
-                {[&] { isolation::forward(Host::Peers, Traits::kPeerOp, inputs[0], out.data(), kN); }, Host::Peers,
-                 out.data(), sizeof(float)}};
+                {[&](int s) { Traits::student(inputs[s], student_out[static_cast<std::size_t>(s)].data(), kN); },
+                 Host::Student, [&](int s) -> const void* { return student_out[static_cast<std::size_t>(s)].data(); },
+                 sizeof(float)},
+                {[&](int s) { isolation::forward(Host::Peers, Traits::kBaselineOp, inputs[s], out.data(), kN); },
+                 Host::Peers, [&](int) -> const void* { return out.data(); }, sizeof(float)},
+                {[&](int s) { isolation::forward(Host::Peers, Traits::kPeerOp, inputs[s], out.data(), kN); },
+                 Host::Peers, [&](int) -> const void* { return out.data(); }, sizeof(float), true}};
             return measure_against(across, criteria, calls);
         }
-        return measure_against(student, [&] { Traits::baseline(inputs[0], out.data(), kN); },
+        return measure_against([&] { Traits::student(inputs[current], student_out[static_cast<std::size_t>(current)].data(), kN); },
+                               [&] { Traits::baseline(inputs[0], out.data(), kN); },
                                [&] { peer(inputs[0], out.data(), kN); }, criteria, calls);
     }
 

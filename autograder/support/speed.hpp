@@ -15,9 +15,12 @@
 #include "isolation.hpp"
 #include "verify.hpp"
 
+#include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "random.hpp"
 #include "timer.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -59,6 +62,18 @@ struct VerifiedCalls {
     std::function<std::string(int slot)> verify;
 };
 
+/// @brief Values planted at random positions of every contents of a BenchInputs, over its uniform values,
+/// so that the result depends on elements a shortcut would skip: a kernel that reads a sample of the input
+/// (and scales it up) misses most of them, and its result misses by more than the check's tolerance.
+struct Plants {
+    int count = 0;  ///< how many positions get one (0: none)
+    float lo = 0.0f;  ///< each planted value is drawn from [lo, hi) ...
+    float hi = 0.0f;  ///< ... (the bound no planted value reaches)
+    /// @brief ... offset by the contents' upper bound when set: with lo >= 0, every planted value is above
+    /// every other element.
+    bool above_top = false;
+};
+
 /// @brief The input buffers of a speed bench: @p count device arrays of @p n floats. refresh() gives one
 /// fresh random contents (seeded by the run's seed, a tag and the call's number) and fingerprints it.
 struct BenchInputs {
@@ -67,15 +82,17 @@ struct BenchInputs {
     std::size_t n = 0;                                ///< elements of each
     std::string tag;                                  ///< names the contents' seeds
     float lo = 0.0f;                                  ///< the least value any contents may hold
-    float hi = 1.0f;                                  ///< the bound no value reaches
+    float hi = 1.0f;                                  ///< the bound no uniform value reaches
+    Plants plants;                                    ///< values planted over the uniform ones
 
     /// @param n_ elements of each buffer
     /// @param tag_ names the contents' seeds (with seed_for)
     /// @param lo_ the least value any contents may hold
-    /// @param hi_ the bound no value reaches
+    /// @param hi_ the bound no uniform value reaches
     /// @param count how many buffers
-    BenchInputs(std::size_t n_, std::string tag_, float lo_, float hi_, int count = 2)
-        : n(n_), tag(std::move(tag_)), lo(lo_), hi(hi_) {
+    /// @param plants_ values planted at random positions of every contents
+    BenchInputs(std::size_t n_, std::string tag_, float lo_, float hi_, int count = 2, Plants plants_ = {})
+        : n(n_), tag(std::move(tag_)), lo(lo_), hi(hi_), plants(plants_) {
         for (int i = 0; i < count; ++i) {
             arrays.emplace_back(n);
             prints.push_back(0);
@@ -90,7 +107,15 @@ struct BenchInputs {
         // summarise the input (its sum, its maximum) differ from call to call, not only the elements.
         const std::uint64_t seed = seed_for(tag, static_cast<std::uint64_t>(call));
         const float from = lo + 0.5f * (hi - lo) * course::uniform_at(seed, ~0ull, 0.0f, 1.0f);
-        course::fill_uniform_device(arrays[i].data(), n, seed, from, from + 0.5f * (hi - lo));
+        const float top = from + 0.5f * (hi - lo);
+        course::fill_uniform_device(arrays[i].data(), n, seed, from, top);
+        for (int k = 0; k < plants.count && n > 0; ++k) {
+            const std::uint64_t draw = course::hash64(seed, 0x91a7ull + static_cast<std::uint64_t>(k));
+            const std::size_t at = static_cast<std::size_t>(draw % n);
+            const float v = (plants.above_top ? top : 0.0f) +
+                            course::uniform_at(seed, (~0ull) - 1 - static_cast<std::uint64_t>(k), plants.lo, plants.hi);
+            CUDA_CHECK(cudaMemcpy(arrays[i].data() + at, &v, sizeof v, cudaMemcpyHostToDevice));
+        }
         prints[i] = fingerprint_on_device(arrays[i].data(), n * sizeof(float));
     }
     /// @brief Buffer @p slot.
@@ -107,36 +132,65 @@ struct BenchInputs {
 /// is not believed: the peers (CUB, cuBLAS, cudaMemcpy) run at the hardware's limit.
 inline constexpr double kMaxRatioToPeer = 1.15;
 
+/// @brief Input slots of a speed bench, each holding @p slot_bytes of inputs and outputs: 2, used in turn,
+/// where the lab's code runs in this process; where it runs in a process of its own, every timed run is a
+/// batch of one call a slot, sent across the boundary at once (isolation::Batch), so that the boundary's
+/// cost is shared among them: @p most slots, or as many as a quarter of the GPU's memory holds (at least 2).
+/// Decided from the GPU's total memory, which no code can change.
+inline int bench_slots(std::size_t slot_bytes, int most = 8) {
+    if (!isolation::enabled()) return 2;
+    static const std::size_t total = [] {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        return total_bytes;
+    }();
+    const std::size_t fit = slot_bytes ? total / 4 / slot_bytes : 8;
+    return static_cast<int>(std::clamp<std::size_t>(fit, 2, static_cast<std::size_t>(std::max(most, 2))));
+}
+
+/// @brief Where the lab's code runs in a process of its own, ends that process: a speed bench calls it first,
+/// so that its calls (the gate's and the timed ones) run in a new process, with nothing the checks before
+/// left there (isolation::restart()).
+inline void fresh_student_process() {
+    if (isolation::enabled()) isolation::restart(isolation::Host::Student);
+}
+
 /// @brief Times student, baseline and peer round-robin and returns their medians; every student call is
 /// selected and verified through @p calls. Where the lab's code runs in a process of its own
-/// (isolation.hpp), all three are timed across the same boundary (isolation::time_across()); else with
-/// events in this process.
+/// (isolation.hpp), all three are timed across the same boundary, a batch of `calls.slots` calls a run
+/// (isolation::time_across()); else with events in this process, one call a run.
 inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls& calls) {
     const int warmup = 2, repetitions = quick() ? 5 : 15;
     Timings t;
     static int call = 0;  // counts on across rounds and checks: no call ever sees contents seen before
-    int input = 0;
-    const auto before_each = [&](std::size_t c) {
-        if (c != 0) return;
-        input = call % std::max(calls.slots, 1);
-        calls.select(input, call);
-    };
-    const auto after_each = [&](std::size_t c) {
-        if (c != 0) return;
+    const auto select = [&](int slot) { calls.select(slot, call); };
+    const auto verify = [&](int slot) {
         ++call;
         ++t.verified_calls;
         if (!t.problem.empty()) return;
-        const std::string wrong = calls.verify(input);
+        const std::string wrong = calls.verify(slot);
         if (!wrong.empty())
             t.problem = "timed call " + std::to_string(t.verified_calls) + " of your code at the benchmark size: " + wrong;
     };
     if (isolation::enabled()) {
-        std::vector<double> boundary;
-        const auto s =
-            isolation::time_across(contenders, warmup, repetitions, before_each, after_each, &t.late_output, &boundary);
-        if (!boundary.empty())
-            note("timed across the process boundary; its own cost, " + fixed(boundary[0] * 1000.0, 1) +
-                 " us a call (median of a call that does nothing), is taken off every contender's time");
+        double boundary = 0.0;
+        // Every contender's batch starts as the student's does, right after the check program refilled the
+        // inputs it reads (the GPU's switch from a context that just worked costs the batch after it): the
+        // baseline's and the peer's contents are drawn from calls numbered apart from the student's.
+        static int other = 1 << 30;
+        const auto s = isolation::time_across(
+            contenders, calls.slots, warmup, repetitions,
+            [&](std::size_t c, int slot) {
+                if (c == 0) select(slot);
+                else calls.select(slot, other++);
+            },
+            [&](std::size_t c, int slot) {
+                if (c == 0) verify(slot);
+            },
+            &t.late_output, &boundary);
+        note("timed across the process boundary in batches of " + std::to_string(calls.slots) +
+             " calls; what the boundary adds to a call, " + fixed(boundary * 1000.0, 1) +
+             " us (learnt from the peers' calls), is taken off every contender's time");
         t.student_ms = course::median(s[0]);
         t.baseline_ms = course::median(s[1]);
         t.peer_ms = course::median(s[2]);
@@ -144,14 +198,23 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
         t.rounds = 1;
         return t;
     }
+    int input = 0;
     course::BenchOptions opt;
     opt.warmup = warmup;
     opt.repetitions = repetitions;
-    opt.before_each = before_each;
-    opt.after_each = after_each;
+    opt.before_each = [&](std::size_t c) {
+        if (c != 0) return;
+        input = call % std::max(calls.slots, 1);
+        select(input);
+    };
+    opt.after_each = [&](std::size_t c) {
+        if (c == 0) verify(input);
+    };
     std::vector<std::vector<double>> host;
     opt.host_ms = &host;
-    const auto s = course::time_interleaved({contenders[0].run, contenders[1].run, contenders[2].run}, opt);
+    const auto s = course::time_interleaved({[&] { contenders[0].run(input); }, [&] { contenders[1].run(input); },
+                                             [&] { contenders[2].run(input); }},
+                                            opt);
     t.student_ms = course::median(s[0]);
     t.baseline_ms = course::median(s[1]);
     t.peer_ms = course::median(s[2]);
@@ -163,9 +226,10 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
 /// @brief The contenders of a lab whose code runs in this process: three functions, timed with events.
 inline Contenders in_process(const std::function<void()>& student, const std::function<void()>& baseline,
                              const std::function<void()>& peer) {
-    return {{student, isolation::Host::Student, nullptr, 0},
-            {baseline, isolation::Host::Peers, nullptr, 0},
-            {peer, isolation::Host::Peers, nullptr, 0}};
+    const auto none = [](int) -> const void* { return nullptr; };
+    return {{[student](int) { student(); }, isolation::Host::Student, none, 0},
+            {[baseline](int) { baseline(); }, isolation::Host::Peers, none, 0},
+            {[peer](int) { peer(); }, isolation::Host::Peers, none, 0, true}};
 }
 
 /// @brief What one speed check judges: a ratio of the timings (higher is faster) and the least value that

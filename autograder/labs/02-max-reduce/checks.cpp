@@ -20,6 +20,7 @@
 #include "hints.hpp"
 #include "huge_input.hpp"
 #include "random.hpp"
+#include "residues.hpp"
 #include "reduction_bench.hpp"
 #include "speed.hpp"
 
@@ -53,6 +54,15 @@ GRADING_THRESHOLD("speed: close to cub::DeviceReduce::Max", kMinFractionOfCub);
 constexpr std::size_t kBenchN = std::size_t(1) << 28;  // 1 GiB of floats: far larger than any L2
 
 const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000, (1u << 20) + 1, (1u << 26) + 5};
+
+// The widths whose remainders a kernel's paths depend on: float2 (2), float4 (4), two float4 a thread (8),
+// 16, a warp's 32 lanes, 64. residues.hpp derives one size for each residue mod their lcm (64), so every
+// tail a vector loop can leave is tried: n = 64 * base + r for every r, the bases taking turns (one block,
+// a few blocks, past one pass of a 4 x float4 unrolled loop).
+const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
+// The sizes of the exact checks: the edge sizes and the residue sizes, the largest edge size last.
+const std::vector<std::size_t> kExactSizes =
+    grading::with_residues(kEdgeSizes, grading::residue_sizes(kResidueWidths, {0, 3, 17, 70}));
 
 // *out holds this before every graded call. Its previous contents are to be ignored, so a result
 // equal to it means *out was never initialised (to -INFINITY) or never written.
@@ -199,17 +209,18 @@ std::size_t random_index(std::uint64_t seed, std::uint64_t salt, std::size_t n) 
 }  // namespace
 
 TEST_CASE("exact maximum of random inputs at edge sizes") {
-    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
+    course::DeviceBuffer<float> in(kExactSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
+    // Every residue mod 64 is among the sizes (kExactSizes), so a tail path of any vector width is run.
     // With the instructor's secret, three hidden sizes join them (new in every run).
-    for (std::size_t n : grading::with_hidden(kEdgeSizes, "lab02-exact", 3, 2, std::size_t(1) << 22)) {
+    for (std::size_t n : grading::with_hidden(kExactSizes, "lab02-exact", 3, 2, std::size_t(1) << 22)) {
         const auto host = fill_uniform(in, n, grading::seed_for("lab02-random", n), -1.0f, 1.0f);
         const float expected = cpu_max(host);
         const auto got = student_max(in.data(), n);
         if (!got) return;
         const bool ok = matches(*got, expected);
-        if (ok && n == kEdgeSizes.back()) {
+        if (ok && n == kExactSizes.back()) {
             // Same input again: a race shows up as a result that changes between runs.
             const auto again = student_max(in.data(), n);
             if (!again) return;
@@ -242,10 +253,10 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
 
 TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {
     // Every element in [-2, -1): a kernel that pads with 0 or starts *out at 0 returns 0.
-    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
+    course::DeviceBuffer<float> in(kExactSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
-    for (std::size_t n : kEdgeSizes) {
+    for (std::size_t n : kExactSizes) {
         const auto host = fill_uniform(in, n, grading::seed_for("lab02-negative", n), -2.0f, -1.0f);
         const float expected = cpu_max(host);
         const auto got = student_max(in.data(), n);
@@ -261,11 +272,11 @@ TEST_CASE("maximum placed first, last and in the tail") {
     // Background uniform in [-4, -2.5) and one planted element in [-2, -1) (or a -0.0): the planted one is the
     // unique maximum, and everything is negative so that a 0 identity cannot hide it. "The tail" is
     // past the last full block of kBlockSize elements (all of the input when n < kBlockSize).
-    course::DeviceBuffer<float> in(kEdgeSizes.back() + course::kInputTail);
+    course::DeviceBuffer<float> in(kExactSizes.back() + course::kInputTail);
     WrongAnswers wrong;
     bool failed_in_tail = false, failed_before_tail = false, passed_before_tail = false;
     bool failed_at_first = false, failed_elsewhere = false;
-    for (std::size_t n : kEdgeSizes) {
+    for (std::size_t n : kExactSizes) {
         const std::uint64_t seed = grading::seed_for("lab02-positions", n);
         const std::size_t full = n / lab02::kBlockSize * lab02::kBlockSize;  // elements in full blocks
         struct Spot {
@@ -414,6 +425,9 @@ struct MaxBench {
     static constexpr const char* kTag = "lab02-bench";
     static constexpr float kLo = -1.0f;
     static constexpr float kHi = 1.0f;
+    // One value above every other, at a random place in every input: the maximum is unique, so a kernel
+    // that reads only part of the input misses it (the uniform values alone repeat their top value).
+    static constexpr grading::Plants kPlants{1, 0.0f, 0.25f, true};
     static constexpr const char* kName = "max_reduce";
     static void student(const float* in, float* out, std::size_t n) { lab02::max_reduce(in, out, n); }
     static void baseline(const float* in, float* out, std::size_t n) { lab02::baseline::naive_max(in, out, n); }
@@ -462,8 +476,12 @@ TEST_CASE("speed: close to cub::DeviceReduce::Max") {
 // racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
+// Its sizes: a few edge sizes and one size for each residue mod 64 (kResidueWidths), all small: under
+// 28,000 elements in all.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(1000), std::size_t(lab02::kBlockSize) * 64 + 7}) {
+    const auto sizes = grading::with_residues({1, 33, 1000, std::size_t(lab02::kBlockSize) * 64 + 7},
+                                              grading::residue_sizes(kResidueWidths, {0, 1, 5}));
+    for (std::size_t n : sizes) {
         const course::DeviceBuffer<float> in(course::uniform_floats(n, grading::seed_for("lab02-sanitizer", n)));
         course::DeviceBuffer<float> out(1);
         if (!grading::run_student([&] { lab02::max_reduce(in.data(), out.data(), n); },

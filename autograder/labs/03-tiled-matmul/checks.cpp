@@ -18,11 +18,13 @@
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
 #include "random.hpp"
+#include "residues.hpp"
 #include "speed.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -78,6 +80,20 @@ const std::vector<Shape> kEdgeShapes = {
     {255, 257, 31},   //
     {100, 96, 1000},  // many tiles along K
 };
+
+// The widths whose remainders a kernel's paths depend on, in each of M, N and K: float2, float4, 8-wide
+// loads along K, tiles of 16, 32 and 64 (and so the residues mod 64 of 128- and 256-wide tiles).
+// residues.hpp derives 64 shapes in which each dimension runs through every residue mod 64 (and the three
+// together through every triple of residues mod 4), instead of the 64^3 of every combination.
+const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
+
+// The residue shapes, each dimension 64 * base + r with its bases taken in turn.
+std::vector<Shape> residue_shapes(const std::array<std::vector<std::size_t>, 3>& bases) {
+    std::vector<Shape> shapes;
+    for (const auto& s : grading::residue_shapes<3>({kResidueWidths, kResidueWidths, kResidueWidths}, bases))
+        shapes.push_back({int(s[0]), int(s[1]), int(s[2])});
+    return shapes;
+}
 
 // Random-float sizes: float64 on the CPU up to a few million multiply-adds, cuBLAS beyond.
 const std::vector<Shape> kCpuReferenceShapes = {{17, 33, 65}, {129, 130, 131}, {64, 300, 777}};
@@ -257,8 +273,11 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
     // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
     // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
     // raced term. Each size runs twice: a race shows up as a result that changes between runs.
+    // Then the residue shapes, before the last: M, N and K up to 190, 223 and 254.
     // With the instructor's secret, two hidden shapes join them (new in every run).
     std::vector<Shape> shapes = kEdgeShapes;
+    const std::vector<Shape> residues = residue_shapes({{{0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3}}});
+    shapes.insert(shapes.end() - 1, residues.begin(), residues.end());
     const auto hidden = grading::hidden_sizes("lab03-exact", 6, 1, 600);
     for (std::size_t i = 0; i + 2 < hidden.size(); i += 3)
         shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1]), int(hidden[i + 2])});
@@ -345,10 +364,9 @@ TEST_CASE("product of random floats within a rounding bound that grows with K") 
 TEST_CASE("tiled_matmul_kernel stages tiles in shared memory") {
     // Judged on what really runs: the kernels tiled_matmul launches, traced, must be the lab's own, and
     // those with shared memory must do most of the work.
-    cudaFuncAttributes attr{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, lab03::graded_kernel()));
-    grading::note("tiled_matmul_kernel: " + std::to_string(attr.numRegs) + " registers a thread, " +
-                  std::to_string(attr.localSizeBytes) + " bytes of local memory (spills) a thread");
+    if (const auto attr = grading::isolation::graded_attributes(lab03::graded_kernel()))
+        grading::note("tiled_matmul_kernel: " + std::to_string(attr->registers) + " registers a thread, " +
+                      std::to_string(attr->local_bytes) + " bytes of local memory (spills) a thread");
     const Shape s{512, 384, 256};
     const Problem p = make_problem(s, "lab03-technique", false);
     course::GuardedBuffer<float> C(s.c_size());
@@ -370,17 +388,27 @@ namespace {
 // an FP32 kernel matches cuBLAS's FP32 result exactly, and a TF32 one (which rounds A) does not.
 struct SpeedBench {
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
-    Problem problems[2] = {make_problem(kShape, "lab03-bench-A", true), make_problem(kShape, "lab03-bench-B", true)};
-    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kShape.c_size()),
-                                                  course::DeviceBuffer<float>(kShape.c_size())};
-    std::uint64_t prints[2][2] = {};         // fingerprints of each problem's A and B
-    course::DeviceBuffer<float> C{kShape.c_size()};
+    // A, B, C and the reference a slot; 4 slots: a call takes milliseconds, so the boundary's cost is
+    // small beside a batch of 4, and slow kernels keep the bench short.
+    static int slot_count() { return grading::bench_slots(4 * kShape.c_size() * sizeof(float), 4); }
+    std::vector<Problem> problems;
+    std::vector<course::DeviceBuffer<float>> references;  // each slot's product, by cuBLAS
+    std::vector<std::array<std::uint64_t, 2>> prints;     // fingerprints of each problem's A and B
+    std::vector<course::DeviceBuffer<float>> Cs;          // your C a slot
+    course::DeviceBuffer<float> peer_C{kShape.c_size()};  // the baseline's and the peer's C
     lab03::baseline::CublasSgemm cublas;
-    int current = 0;                         // the problem of the student's next call
+    int current = 0;                         // the problem of the student's next call (in this process)
     bool correct = false;
 
     SpeedBench() {
-        for (int i = 0; i < 2; ++i) refresh(i, -1 - i);
+        grading::fresh_student_process();
+        for (int i = 0; i < slot_count(); ++i) {
+            problems.push_back(make_problem(kShape, "lab03-bench-" + std::to_string(i), true));
+            references.emplace_back(kShape.c_size());
+            prints.push_back({});
+            Cs.emplace_back(kShape.c_size());
+            refresh(i, -1 - i);
+        }
         const auto got = student_product(problems[0]);
         if (!got) return;
         const std::vector<float> reference = references[0].download();
@@ -396,37 +424,54 @@ struct SpeedBench {
     }
     // Fresh A and B for call @p call in slot @p slot, and their product by cuBLAS.
     void refresh(int slot, int call) {
-        Problem& p = problems[slot];
+        const auto k = static_cast<std::size_t>(slot);
+        Problem& p = problems[k];
         course::fill_integers_device(p.A.data(), kShape.a_size(), grading::seed_for("lab03-bench-A", call), -4095, 4095);
         course::fill_integers_device(p.B.data(), kShape.b_size(), grading::seed_for("lab03-bench-B", call), -1, 1);
-        cublas(p.A.data(), p.B.data(), references[slot].data(), kShape.M, kShape.N, kShape.K);
-        prints[slot][0] = grading::fingerprint_on_device(p.A.data(), p.A.bytes());
-        prints[slot][1] = grading::fingerprint_on_device(p.B.data(), p.B.bytes());
+        cublas(p.A.data(), p.B.data(), references[k].data(), kShape.M, kShape.N, kShape.K);
+        prints[k][0] = grading::fingerprint_on_device(p.A.data(), p.A.bytes());
+        prints[k][1] = grading::fingerprint_on_device(p.B.data(), p.B.bytes());
     }
     std::string verify(int i) {
-        const auto c = grading::compare_on_device(C.data(), references[i].data(), kShape.c_size(), 0.0f);
+        const auto k = static_cast<std::size_t>(i);
+        const auto c = grading::compare_on_device(Cs[k].data(), references[k].data(), kShape.c_size(), 0.0f);
         if (!c.ok()) return "C differs from cublasSgemm's exact FP32 result: " + c.summary("C", kShape.c_size());
-        const Problem& p = problems[i];
-        if (grading::fingerprint_on_device(p.A.data(), p.A.bytes()) != prints[i][0] ||
-            grading::fingerprint_on_device(p.B.data(), p.B.bytes()) != prints[i][1])
+        const Problem& p = problems[k];
+        if (grading::fingerprint_on_device(p.A.data(), p.A.bytes()) != prints[k][0] ||
+            grading::fingerprint_on_device(p.B.data(), p.B.bytes()) != prints[k][1])
             return "the call changed A or B, which are read-only";
         return "";
     }
     std::vector<grading::Timings> measure(const std::vector<grading::Criterion>& criteria) {
         const int n = kBenchSize;
-        const grading::VerifiedCalls calls{2,
+        const grading::VerifiedCalls calls{slot_count(),
                                            [&](int slot, int call) {
                                                refresh(slot, call);
                                                current = slot;
-                                               C.fill_bytes(course::kPoisonByte);
+                                               Cs[static_cast<std::size_t>(slot)].fill_bytes(course::kPoisonByte);
                                            },
                                            [&](int slot) { return verify(slot); }};
-        const float* A0 = problems[0].A.data();
-        const float* B0 = problems[0].B.data();
+        const auto A = [&](int s) { return problems[static_cast<std::size_t>(s)].A.data(); };
+        const auto B = [&](int s) { return problems[static_cast<std::size_t>(s)].B.data(); };
+        const auto C = [&](int s) { return Cs[static_cast<std::size_t>(s)].data(); };
+        if (grading::isolation::enabled()) {
+            // All three across the same boundary, each multiplying the slot's problem.
+            using grading::isolation::Host;
+            using grading::isolation::forward;
+            const std::size_t bytes = kShape.c_size() * sizeof(float);
+            const grading::Contenders across = {
+                {[&](int s) { lab03::tiled_matmul(A(s), B(s), C(s), n, n, n); }, Host::Student,
+                 [&](int s) -> const void* { return C(s); }, bytes},
+                {[&](int s) { forward(Host::Peers, "naive_matmul", A(s), B(s), peer_C.data(), n, n, n); }, Host::Peers,
+                 [&](int) -> const void* { return peer_C.data(); }, bytes},
+                {[&](int s) { forward(Host::Peers, "cublas_sgemm", A(s), B(s), peer_C.data(), n, n, n); }, Host::Peers,
+                 [&](int) -> const void* { return peer_C.data(); }, bytes, true}};
+            return grading::measure_against(across, criteria, calls);
+        }
         return grading::measure_against(
-            [&] { lab03::tiled_matmul(problems[current].A.data(), problems[current].B.data(), C.data(), n, n, n); },
-            [&] { lab03::baseline::naive_matmul(A0, B0, C.data(), n, n, n); }, [&] { cublas(A0, B0, C.data(), n, n, n); },
-            criteria, calls);
+            [&] { lab03::tiled_matmul(A(current), B(current), C(current), n, n, n); },
+            [&] { lab03::baseline::naive_matmul(A(0), B(0), peer_C.data(), n, n, n); },
+            [&] { cublas(A(0), B(0), peer_C.data(), n, n, n); }, criteria, calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double flops = 2.0 * kBenchSize * double(kBenchSize) * kBenchSize;
@@ -472,10 +517,14 @@ TEST_CASE("speed: close to cublasSgemm in FP32 (no TF32)") {
 // racecheck, synccheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
+// Its shapes: four edge shapes and the 64 residue shapes with M and N below 128 and K at most 64: about
+// 550,000 elements of A, B and C in all.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    const int sizes[][3] = {{1, 1, 1}, {33, 65, 47}, {64, 64, 64}, {130, 67, 129}};
-    for (const auto& s : sizes) {
-        const int M = s[0], N = s[1], K = s[2];
+    std::vector<Shape> shapes = {{1, 1, 1}, {33, 65, 47}, {64, 64, 64}, {130, 67, 129}};
+    const std::vector<Shape> residues = residue_shapes({{{0, 1}, {1, 0}, {0}}});
+    shapes.insert(shapes.end(), residues.begin(), residues.end());
+    for (const Shape& s : shapes) {
+        const int M = s.M, N = s.N, K = s.K;
         const course::DeviceBuffer<float> A(course::uniform_floats(std::size_t(M) * K, grading::seed_for("lab03-sanitizer-a", M)));
         const course::DeviceBuffer<float> B(course::uniform_floats(std::size_t(K) * N, grading::seed_for("lab03-sanitizer-b", N)));
         course::DeviceBuffer<float> C(std::size_t(M) * N);

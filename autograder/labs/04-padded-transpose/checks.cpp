@@ -16,6 +16,7 @@
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
 #include "random.hpp"
+#include "residues.hpp"
 #include "speed.hpp"
 
 #include <cuda_runtime_api.h>
@@ -209,10 +210,27 @@ void check_shapes(const std::vector<Shape>& shapes, const std::string& tag) {
     grading::fail(Failure::WrongResult, race.empty() ? details : details.empty() ? race : race + " | " + details, hint);
 }
 
+// The widths whose remainders a kernel's paths depend on, for rows and for cols alike: float2 and float4
+// (2, 4), the lab's tile (kTile = 32) and a tile of two (64, as 2 x 2 blocks of float2 make). residues.hpp
+// derives 64 shapes in which rows and cols each run through every residue mod 64, and the two together
+// through every pair of residues mod 8 (odd rows beside even cols, a multiple of 32 beside a ragged side).
+const std::vector<std::size_t> kResidueWidths = {2, 4, std::size_t(lab04::kTile), 2 * std::size_t(lab04::kTile)};
+
+// The residue shapes, rows and cols each 64 * base + r with their bases taken in turn.
+std::vector<Shape> residue_shapes(const std::vector<std::size_t>& row_bases, const std::vector<std::size_t>& col_bases) {
+    std::vector<Shape> shapes;
+    for (const auto& s : grading::residue_shapes<2>({kResidueWidths, kResidueWidths}, {row_bases, col_bases}))
+        shapes.push_back({int(s[0]), int(s[1])});
+    return shapes;
+}
+
 // The shapes of the two exact checks, in the order they run (the bank-conflict workload runs the same).
 std::vector<Shape> thin_shapes() { return {{1, 1}, {1, 32}, {32, 1}, {1, 100003}, {100003, 1}, {7, 5000}, {5000, 7}}; }
 std::vector<Shape> ragged_shapes() {
     std::vector<Shape> shapes = {{32, 32}, {96, 96}, {64, 96}, {33, 65}, {65, 33}, {31, 33}, {255, 257}, {1000, 777}, {4097, 2049}};
+    // The residue shapes, 64 to 191 a side: each has whole 64 x 64 tiles and partial ones.
+    const std::vector<Shape> residues = residue_shapes({1, 2}, {2, 1});
+    shapes.insert(shapes.end() - 1, residues.begin(), residues.end());
     const auto hidden = grading::hidden_sizes("lab04-exact", 4, 1, 3000);
     for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1])});
     return shapes;
@@ -236,7 +254,8 @@ TEST_CASE("exact transpose of 1x1, 1xN and Nx1 matrices") {
 
 TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
     // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole 32 x 32 tiles; every other shape has partial
-    // edge tiles, and the non-square ones tell rows from cols.
+    // edge tiles, and the non-square ones tell rows from cols. Then the residue shapes: every residue of rows
+    // and of cols mod 64.
     // With the instructor's secret, two hidden shapes join them, before the last.
     check_shapes(ragged_shapes(), "lab04-ragged");
 }
@@ -261,14 +280,23 @@ namespace {
 // checked (speed.hpp).
 struct SpeedBench {
     static constexpr std::size_t kN = std::size_t(kBenchSide) * kBenchSide;
-    grading::BenchInputs inputs{kN, "lab04-bench", -1.0f, 1.0f};
-    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kN), course::DeviceBuffer<float>(kN)};
-    course::DeviceBuffer<float> out{kN};
-    int current = 0;  // the input of the student's next call
+    // Input, reference, your output and the peers' output a slot.
+    static int slot_count() { return grading::bench_slots(4 * kN * sizeof(float)); }
+    grading::BenchInputs inputs{kN, "lab04-bench", -1.0f, 1.0f, slot_count()};
+    std::vector<course::DeviceBuffer<float>> references;  // each slot's transpose, by the naive kernel
+    std::vector<course::DeviceBuffer<float>> outs;        // your output a slot
+    std::vector<course::DeviceBuffer<float>> peer_outs;   // the baseline's and the peer's output a slot
+    int current = 0;  // the input of the student's next call (in this process)
     bool correct = false;
 
     SpeedBench() {
-        for (int i = 0; i < 2; ++i) lab04::baseline::naive_transpose(inputs[i], references[i].data(), kBenchSide, kBenchSide);
+        grading::fresh_student_process();
+        for (int i = 0; i < slot_count(); ++i) {
+            references.emplace_back(kN);
+            outs.emplace_back(kN);
+            peer_outs.emplace_back(kN);
+            lab04::baseline::naive_transpose(inputs[i], references.back().data(), kBenchSide, kBenchSide);
+        }
         course::GuardedBuffer<float> student_out(kN);  // poisoned: an unwritten element reads back as NaN
         const std::string what = "transpose(rows = cols = " + std::to_string(kBenchSide) + ")";
         if (!grading::run_student([&] { lab04::transpose(inputs[0], student_out.data(), kBenchSide, kBenchSide); }, what))
@@ -284,23 +312,41 @@ struct SpeedBench {
         }
     }
     std::string verify(int i) {
-        const auto c = grading::compare_on_device(out.data(), references[i].data(), kN, 0.0f);
+        const auto k = static_cast<std::size_t>(i);
+        const auto c = grading::compare_on_device(outs[k].data(), references[k].data(), kN, 0.0f);
         if (!c.ok()) return "the transpose differs from the naive kernel's: " + c.summary("out", kN);
         return inputs.changed(i);
     }
     std::vector<grading::Timings> measure(const std::vector<grading::Criterion>& criteria) {
-        const grading::VerifiedCalls calls{2,
+        const grading::VerifiedCalls calls{slot_count(),
                                            [&](int slot, int call) {
+                                               const auto k = static_cast<std::size_t>(slot);
                                                inputs.refresh(slot, call);
-                                               lab04::baseline::naive_transpose(inputs[slot], references[slot].data(),
+                                               lab04::baseline::naive_transpose(inputs[slot], references[k].data(),
                                                                                 kBenchSide, kBenchSide);
                                                current = slot;
-                                               out.fill_bytes(course::kPoisonByte);
+                                               outs[k].fill_bytes(course::kPoisonByte);
                                            },
                                            [&](int slot) { return verify(slot); }};
-        return grading::measure_against([&] { lab04::transpose(inputs[current], out.data(), kBenchSide, kBenchSide); },
-                                        [&] { lab04::baseline::naive_transpose(inputs[0], out.data(), kBenchSide, kBenchSide); },
-                                        [&] { lab04::baseline::device_copy(inputs[0], out.data(), kN); }, criteria, calls);
+        const auto mine = [&](int s) { return outs[static_cast<std::size_t>(s)].data(); };
+        // The baseline and the peer write a buffer a slot too: every contender touches as much memory.
+        const auto theirs = [&](int s) { return peer_outs[static_cast<std::size_t>(s)].data(); };
+        if (grading::isolation::enabled()) {
+            // All three across the same boundary, each reading the slot's input.
+            using grading::isolation::Host;
+            using grading::isolation::forward;
+            const grading::Contenders across = {
+                {[&](int s) { lab04::transpose(inputs[s], mine(s), kBenchSide, kBenchSide); }, Host::Student,
+                 [&](int s) -> const void* { return mine(s); }, kN * sizeof(float)},
+                {[&](int s) { forward(Host::Peers, "naive_transpose", inputs[s], theirs(s), kBenchSide, kBenchSide); },
+                 Host::Peers, [&](int s) -> const void* { return theirs(s); }, kN * sizeof(float)},
+                {[&](int s) { forward(Host::Peers, "device_copy", inputs[s], theirs(s), kN); }, Host::Peers,
+                 [&](int s) -> const void* { return theirs(s); }, kN * sizeof(float), true}};
+            return grading::measure_against(across, criteria, calls);
+        }
+        return grading::measure_against([&] { lab04::transpose(inputs[current], mine(current), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::naive_transpose(inputs[0], theirs(0), kBenchSide, kBenchSide); },
+                                        [&] { lab04::baseline::device_copy(inputs[0], theirs(0), kN); }, criteria, calls);
     }
     static std::string figures(const grading::Timings& t) {
         const double bytes = 2.0 * static_cast<double>(kN) * sizeof(float);  // read once, written once
@@ -344,10 +390,14 @@ TEST_CASE("speed: close to cudaMemcpy device to device") {
 // racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
+// Its shapes: four edge shapes and the 64 residue shapes with sides up to 127: about 220,000 input
+// elements in all (as many again of output).
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    const int shapes[][2] = {{1, 1}, {33, 65}, {64, 96}, {97, 31}};
-    for (const auto& s : shapes) {
-        const int rows = s[0], cols = s[1];
+    std::vector<Shape> shapes = {{1, 1}, {33, 65}, {64, 96}, {97, 31}};
+    const std::vector<Shape> residues = residue_shapes({0, 1}, {1, 0});
+    shapes.insert(shapes.end(), residues.begin(), residues.end());
+    for (const Shape& s : shapes) {
+        const int rows = s.rows, cols = s.cols;
         const course::DeviceBuffer<float> in(
             course::uniform_floats(std::size_t(rows) * cols, grading::seed_for("lab04-sanitizer", rows)));
         course::DeviceBuffer<float> out(std::size_t(rows) * cols);

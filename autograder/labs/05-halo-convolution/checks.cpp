@@ -18,6 +18,7 @@
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
 #include "random.hpp"
+#include "residues.hpp"
 #include "speed.hpp"
 
 #include <cuda_runtime_api.h>
@@ -27,6 +28,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 using grading::Failure;
@@ -66,6 +68,22 @@ const std::vector<Size> kEdgeSizes = {{1, 1},   {7, 3},   {3, 7},    {17, 33},  
 // The rounding check needs no full-HD frame (the exact check has one); it keeps host time down.
 const std::vector<Size> kFloatSizes = {{1, 1}, {7, 3}, {3, 7}, {17, 33}, {100, 1}, {1, 100}, {129, 67}, {640, 480}};
 constexpr int kFilterSizes[] = {3, 5, 7};
+
+// The widths whose remainders a kernel's paths depend on. Along x: float2 and float4 loads and stores
+// (2, 4), a warp's 32 columns, and blocks of 64 or 128 output columns (32 threads of 2 or 4 outputs).
+// Along y: blocks of 8 to 32 rows. residues.hpp derives 128 sizes in which the width runs through every
+// residue mod 128 and the height through every residue mod 32 (and the two together through every pair
+// of residues mod 8: a width of 2 mod 4 beside an odd height, too).
+const std::vector<std::size_t> kWidthResidues = {2, 4, 8, 16, 32, 64, 128};
+const std::vector<std::size_t> kHeightResidues = {2, 4, 8, 16, 32};
+
+// The residue sizes, width and height each period * base + r with their bases taken in turn.
+std::vector<Size> residue_sizes(const std::vector<std::size_t>& width_bases, const std::vector<std::size_t>& height_bases) {
+    std::vector<Size> sizes;
+    for (const auto& s : grading::residue_shapes<2>({kWidthResidues, kHeightResidues}, {width_bases, height_bases}))
+        sizes.push_back({int(s[0]), int(s[1])});
+    return sizes;
+}
 
 std::string size_str(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 std::string call_str(Size s, int K) { return "convolve(" + size_str(s) + ", K = " + std::to_string(K) + ")"; }
@@ -212,8 +230,11 @@ TEST_CASE("exact results on integer images at edge sizes") {
     // So whatever order the kernel adds in, each output must equal the reference exactly; any
     // difference is a lost, misplaced or stale pixel. The largest size runs twice: a result that
     // changes between runs on the same input is a race.
+    // Before the last, the residue sizes: widths 1 to 383, heights 1 to 63.
     // With the instructor's secret, two hidden sizes join them, before the last (new in every run).
     std::vector<Size> sizes = kEdgeSizes;
+    const std::vector<Size> residues = residue_sizes({0, 1, 2}, {0, 1});
+    sizes.insert(sizes.end() - 1, residues.begin(), residues.end());
     const auto hidden = grading::hidden_sizes("lab05-exact", 4, 1, 1500);
     for (std::size_t i = 0; i + 1 < hidden.size(); i += 2) sizes.insert(sizes.end() - 1, Size{int(hidden[i]), int(hidden[i + 1])});
     Diagnosis diagnosis;
@@ -309,24 +330,33 @@ namespace {
 // contenders, and a correctness gate. Every timed call of yours is checked (speed.hpp).
 struct SpeedBench {
     static constexpr std::size_t kPixels = std::size_t(kBenchSide) * kBenchSide;
+    // Input, reference, your output and the peers' output a slot.
+    static int slot_count() { return grading::bench_slots(4 * kPixels * sizeof(float)); }
     int K;
     std::vector<float> weights;
     grading::BenchInputs inputs;
-    course::DeviceBuffer<float> references[2] = {course::DeviceBuffer<float>(kPixels), course::DeviceBuffer<float>(kPixels)};
-    // Guards of a full row: slack for a kernel that stores one row too far (the correctness checks
-    // report that; here it must not crash). Not inspected: that would copy 256 MB to the host.
-    course::GuardedBuffer<float> out{kPixels, std::size_t(kBenchSide)};
-    course::DeviceBuffer<float> scratch{kPixels};  // the baseline's and the peer's output
+    std::vector<course::DeviceBuffer<float>> references;  // each slot's image convolved by the naive kernel
+    // Your output a slot, with guards of a full row: slack for a kernel that stores one row too far (the
+    // correctness checks report that; here it must not crash). Not inspected: that would copy 256 MB to
+    // the host.
+    std::vector<course::GuardedBuffer<float>> outs;
+    std::vector<course::DeviceBuffer<float>> scratch;  // the baseline's and the peer's output a slot
     float atol = 0.0f;
-    int current = 0;  // the image of the student's next call
+    int current = 0;  // the image of the student's next call (in this process)
     bool correct = false;
 
     explicit SpeedBench(int filter_size)
         : K(filter_size),
           weights(course::uniform_floats(static_cast<std::size_t>(K) * K, grading::seed_for("lab05-bench-filter", K))),
-          inputs(kPixels, "lab05-bench-image-" + std::to_string(filter_size), -1.0f, 1.0f) {
+          inputs(kPixels, "lab05-bench-image-" + std::to_string(filter_size), -1.0f, 1.0f, slot_count()) {
+        grading::fresh_student_process();  // the gate below sets your filter in it
         lab05::baseline::set_filter(weights.data(), K);
-        for (int i = 0; i < 2; ++i) lab05::baseline::naive_convolve(inputs[i], references[i].data(), kBenchSide, kBenchSide, K);
+        for (int i = 0; i < slot_count(); ++i) {
+            references.emplace_back(kPixels);
+            outs.emplace_back(kPixels, std::size_t(kBenchSide));
+            scratch.emplace_back(kPixels);
+            lab05::baseline::naive_convolve(inputs[i], references.back().data(), kBenchSide, kBenchSide, K);
+        }
         // Both are float computations within gamma_{K*K} * sum|w| of the true result (inputs in
         // [-1, 1), see the random-float check), so they differ by at most twice that; 4 K^2 u sum|w|
         // leaves a factor of two on top.
@@ -337,11 +367,11 @@ struct SpeedBench {
         if (!grading::run_student(
                 [&] {
                     lab05::set_filter(weights.data(), K);
-                    lab05::convolve(inputs[0], out.data(), kBenchSide, kBenchSide, K);
+                    lab05::convolve(inputs[0], outs[0].data(), kBenchSide, kBenchSide, K);
                 },
                 what))
             return;
-        const auto c = grading::compare_on_device(out.data(), references[0].data(), kPixels, atol);
+        const auto c = grading::compare_on_device(outs[0].data(), references[0].data(), kPixels, atol);
         correct = c.ok();
         if (!correct)
             grading::fail(Failure::WrongResult,
@@ -356,25 +386,47 @@ struct SpeedBench {
                                                      "arithmetic that overflows or a grid dimension that runs out");
     }
     std::string verify(int i) {
-        const auto c = grading::compare_on_device(out.data(), references[i].data(), kPixels, atol);
+        const auto k = static_cast<std::size_t>(i);
+        const auto c = grading::compare_on_device(outs[k].data(), references[k].data(), kPixels, atol);
         if (!c.ok()) return "the image differs from the naive kernel's: " + c.summary("out", kPixels);
         return inputs.changed(i);
     }
     grading::Timings measure(const std::function<double(const grading::Timings&)>& ratio, double threshold) {
-        const grading::VerifiedCalls calls{2,
+        const grading::VerifiedCalls calls{slot_count(),
                                            [&](int slot, int call) {
+                                               const auto k = static_cast<std::size_t>(slot);
                                                inputs.refresh(slot, call);
                                                lab05::baseline::set_filter(weights.data(), K);
-                                               lab05::baseline::naive_convolve(inputs[slot], references[slot].data(),
+                                               lab05::baseline::naive_convolve(inputs[slot], references[k].data(),
                                                                                kBenchSide, kBenchSide, K);
                                                current = slot;
-                                               out.poison();
+                                               outs[k].poison();
                                            },
                                            [&](int slot) { return verify(slot); }};
+        const auto mine = [&](int s) { return outs[static_cast<std::size_t>(s)].data(); };
+        // The baseline and the peer write a buffer a slot too: every contender touches as much memory.
+        const auto theirs = [&](int s) { return scratch[static_cast<std::size_t>(s)].data(); };
+        if (grading::isolation::enabled()) {
+            // All three across the same boundary, each reading the slot's image; the baseline's filter is
+            // set in its process first (the student's was set by the gate's call).
+            using grading::isolation::Host;
+            using grading::isolation::forward;
+            grading::isolation::call(Host::Peers, "set_filter",
+                                     {grading::isolation::host_floats(weights.data(), K * K), grading::isolation::arg(K)});
+            const std::size_t bytes = kPixels * sizeof(float);
+            const grading::Contenders across = {
+                {[&](int s) { lab05::convolve(inputs[s], mine(s), kBenchSide, kBenchSide, K); }, Host::Student,
+                 [&](int s) -> const void* { return mine(s); }, bytes},
+                {[&](int s) { forward(Host::Peers, "naive_convolve", inputs[s], theirs(s), kBenchSide, kBenchSide, K); },
+                 Host::Peers, [&](int s) -> const void* { return theirs(s); }, bytes},
+                {[&](int s) { forward(Host::Peers, "copy", inputs[s], theirs(s), bytes); }, Host::Peers,
+                 [&](int s) -> const void* { return theirs(s); }, bytes, true}};
+            return grading::measure_against(across, {grading::Criterion{ratio, threshold}}, calls).front();
+        }
         return grading::measure_against(
-            [&] { lab05::convolve(inputs[current], out.data(), kBenchSide, kBenchSide, K); },
-            [&] { lab05::baseline::naive_convolve(inputs[0], scratch.data(), kBenchSide, kBenchSide, K); },
-            [&] { lab05::baseline::copy(inputs[0], scratch.data(), kPixels * sizeof(float)); }, ratio, threshold, calls);
+            [&] { lab05::convolve(inputs[current], mine(current), kBenchSide, kBenchSide, K); },
+            [&] { lab05::baseline::naive_convolve(inputs[0], theirs(0), kBenchSide, kBenchSide, K); },
+            [&] { lab05::baseline::copy(inputs[0], theirs(0), kPixels * sizeof(float)); }, ratio, threshold, calls);
     }
     std::string figures(const grading::Timings& t) const {
         const double bytes = 2.0 * kPixels * sizeof(float);  // one read and one write of every pixel
@@ -422,22 +474,26 @@ TEST_CASE("speed: 5x5 filter near copy bandwidth") { check_fraction_of_copy(5); 
 // racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
+// Its sizes: three edge sizes with each filter, then the 128 residue sizes (widths up to 255, heights up
+// to 32), each with one filter in turn: about 350,000 input pixels in all (as many again of output).
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    const int shapes[][2] = {{1, 1}, {67, 35}, {5, 70}};
-    for (int K : {3, 5, 7}) {
+    std::vector<std::pair<Size, int>> runs;  // (size, K)
+    for (int K : kFilterSizes)
+        for (Size s : {Size{1, 1}, Size{67, 35}, Size{5, 70}}) runs.push_back({s, K});
+    const std::vector<Size> residues = residue_sizes({0, 1}, {0});
+    for (std::size_t i = 0; i < residues.size(); ++i) runs.push_back({residues[i], kFilterSizes[i % 3]});
+    for (const auto& run : runs) {
+        const int width = run.first.width, height = run.first.height, K = run.second;
         const std::vector<float> w = course::uniform_floats(std::size_t(K) * K, grading::seed_for("lab05-sanitizer-w", K));
-        for (const auto& s : shapes) {
-            const int width = s[0], height = s[1];
-            const course::DeviceBuffer<float> in(
-                course::uniform_floats(std::size_t(width) * height, grading::seed_for("lab05-sanitizer", width)));
-            course::DeviceBuffer<float> out(std::size_t(width) * height);
-            const std::string what = "convolve(" + std::to_string(width) + " x " + std::to_string(height) +
-                                     ", K = " + std::to_string(K) + ")";
-            if (!grading::run_student([&] {
-                    lab05::set_filter(w.data(), K);
-                    lab05::convolve(in.data(), out.data(), width, height, K);
-                }, what))
-                return;
-        }
+        const course::DeviceBuffer<float> in(
+            course::uniform_floats(std::size_t(width) * height, grading::seed_for("lab05-sanitizer", width)));
+        course::DeviceBuffer<float> out(std::size_t(width) * height);
+        const std::string what = "convolve(" + std::to_string(width) + " x " + std::to_string(height) +
+                                 ", K = " + std::to_string(K) + ")";
+        if (!grading::run_student([&] {
+                lab05::set_filter(w.data(), K);
+                lab05::convolve(in.data(), out.data(), width, height, K);
+            }, what))
+            return;
     }
 }
