@@ -7,11 +7,13 @@
 #
 #   LABS="01 02" K=5 bash .ci/gpu-isolation.sh
 #   RATIOS_ONLY=1 ...     only the side-by-side ratios (no ctest, no grading of every lab)
+#   ISO=build-gpu ...     the isolated build is an existing one (e.g. gpu-validate.sh's): reused as it is
 #
 # Carry .debs/ on a machine without the course's Debian packages (see .ci/debs-prefix.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-LABS=${LABS:-"01 02"}
+LABS=${LABS:-"01 02 03 04 05"}
+ISO=${ISO:-build-iso}
 K=${K:-5}
 LOGS=${OUT:-build-iso/logs}
 mkdir -p "$LOGS"
@@ -21,15 +23,17 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | t
 regex="lab($(echo $LABS | tr ' ' '|'))_"
 
 SECONDS=0
-cmake -S . -B build-iso -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$LOGS/configure-iso.log" 2>&1 ||
+if [[ ! -x $ISO/grade ]]; then
+cmake -S . -B "$ISO" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$LOGS/configure-iso.log" 2>&1 ||
   { tail -30 "$LOGS/configure-iso.log"; exit 1; }
+fi
 cmake -S . -B build-inproc -DCMAKE_BUILD_TYPE=Release "${extra[@]}" -DCOURSE_ISOLATE_LABS=OFF \
   -DCOURSE_BUILD_WRONG_VARIANTS=OFF > "$LOGS/configure-inproc.log" 2>&1 || { tail -30 "$LOGS/configure-inproc.log"; exit 1; }
-mapfile -t targets < <(cmake --build build-iso --target help | grep -oE "${regex}[a-z0-9_]+" | grep -vE "_(code|audit|interface_[a-z]+)$|_slot[0-9]+(_host)?$" | sort -u)
+mapfile -t targets < <(cmake --build "$ISO" --target help | grep -oE "${regex}[a-z0-9_]+" | grep -vE "_(code|audit|interface_[a-z]+)$|_slot[0-9]+(_host)?$" | sort -u)
 if [[ -n ${RATIOS_ONLY:-} ]]; then targets=(); for l in $LABS; do targets+=(lab${l}_solution); done; fi
 # -k: the variants refused while building (does_not_compile, ...) fail here by design; grade builds them.
-cmake --build build-iso -j"$(nproc)" --target grade assemble_lab audit_lab "${targets[@]}" -- -k > "$LOGS/build-iso.log" 2>&1
-[[ -x build-iso/graders/lab${LABS%% *}_solution ]] || { grep -m20 -E "error" "$LOGS/build-iso.log"; exit 1; }
+cmake --build "$ISO" -j"$(nproc)" --target grade assemble_lab audit_lab "${targets[@]}" -- -k > "$LOGS/build-iso.log" 2>&1
+[[ -x $ISO/graders/lab${LABS%% *}_solution ]] || { grep -m20 -E "error" "$LOGS/build-iso.log"; exit 1; }
 inproc=(grade)
 for l in $LABS; do inproc+=(lab${l}_solution); done
 cmake --build build-inproc -j"$(nproc)" --target "${inproc[@]}" > "$LOGS/build-inproc.log" 2>&1 ||
@@ -40,7 +44,7 @@ labargs=()
 for l in $LABS; do labargs+=(--lab "$l"); done
 if [[ -z ${RATIOS_ONLY:-} ]]; then
 SECONDS=0
-ctest --test-dir build-iso -R "$regex" --output-on-failure -j1 > "$LOGS/ctest.log" 2>&1
+ctest --test-dir "$ISO" -R "$regex" --output-on-failure -j1 > "$LOGS/ctest.log" 2>&1
 ctest_rc=$?
 echo "== ctest of labs $LABS (rc $ctest_rc, ${SECONDS}s):"
 grep -E "tests passed|\*\*\*|Failed  |Not Run" "$LOGS/ctest.log" | tail -40
@@ -48,14 +52,14 @@ grep -E "^[0-9]+: expected lab|  expected [a-z_]+, got" "$LOGS/ctest.log" | sed 
 
 # Every lab's solution and starter, graded in the default (isolated) build: all pass, all fail.
 SECONDS=0
-cmake --build build-iso -j"$(nproc)" --target lab01_solution lab02_solution lab03_solution lab04_solution \
+cmake --build "$ISO" -j"$(nproc)" --target lab01_solution lab02_solution lab03_solution lab04_solution \
   lab05_solution lab06_solution > "$LOGS/build-solutions.log" 2>&1 || { grep -m20 error "$LOGS/build-solutions.log"; exit 1; }
-build-iso/grade --tree solution --no-build > "$LOGS/grade-solutions.log" 2>&1
+"$ISO"/grade --tree solution --no-build > "$LOGS/grade-solutions.log" 2>&1
 sol_rc=$?
 echo "== all six solutions, build-iso: rc $sol_rc in ${SECONDS}s (sanitizer and profile included)"
 sed -n '/^lab  check/,$p' "$LOGS/grade-solutions.log" | grep -vE "^\s*$" | tail -60
 SECONDS=0
-build-iso/grade --tree student > "$LOGS/grade-starters.log" 2>&1
+"$ISO"/grade --tree student > "$LOGS/grade-starters.log" 2>&1
 starter_rc=$?
 echo "== all six starters, build-iso: rc $starter_rc (1 expected) in ${SECONDS}s"; grep -E "^Lab .*/|^Total" "$LOGS/grade-starters.log"
 fi
@@ -65,7 +69,8 @@ echo "== solutions of labs $LABS, build-inproc: rc $? in ${SECONDS}s"
 
 for i in $(seq 1 "$K"); do
   for b in iso inproc; do
-    build-$b/grade --tree solution --no-build "${labargs[@]}" --sanitizer off --profile off \
+    dir=build-inproc; [[ $b == iso ]] && dir=$ISO
+    "$dir"/grade --tree solution --no-build "${labargs[@]}" --sanitizer off --profile off \
       --results "$LOGS/ratio-$b-$i.json" > "$LOGS/ratio-$b-$i.log" 2>&1
   done
 done
