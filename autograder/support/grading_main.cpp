@@ -75,6 +75,7 @@ struct State {
     std::map<std::string, std::string> workload_args;  // --workload-arg name=value
     std::string workload_tool;                         // --workload-tool
     bool huge_inputs_fit = false;  // decided before any student code runs
+    std::size_t free_at_start = 0;  // GPU memory free then
 } g;
 
 void emit(nlohmann::json line) {
@@ -197,6 +198,16 @@ std::vector<std::size_t> with_hidden(std::vector<std::size_t> sizes, const std::
     sizes.insert(sizes.empty() ? sizes.end() : sizes.end() - 1, hidden.begin(), hidden.end());
     return sizes;
 }
+std::vector<std::size_t> with_random(std::vector<std::size_t> sizes, const std::string& tag, int count, std::size_t lo,
+                                     std::size_t hi) {
+    if (hi < lo) return sizes;
+    std::vector<std::size_t> drawn;
+    for (int i = 0; i < count; ++i)
+        drawn.push_back(lo + static_cast<std::size_t>(seed_for("random-sizes:" + tag, static_cast<std::uint64_t>(i)) %
+                                                      (static_cast<std::uint64_t>(hi - lo) + 1)));
+    sizes.insert(sizes.empty() ? sizes.end() : sizes.end() - 1, drawn.begin(), drawn.end());
+    return sizes;
+}
 std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::int64_t lo, std::int64_t hi) {
     std::vector<std::int64_t> out;
     if (!g.secret || hi < lo) return out;
@@ -207,6 +218,7 @@ std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::i
 }
 const course::DeviceInfo& device() { return *g.device; }
 bool huge_inputs_fit() { return g.huge_inputs_fit; }
+bool fitted_at_start(std::size_t bytes) { return g.free_at_start >= bytes; }
 bool quick() { return g.quick; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
 std::optional<RecordedFailure> current_failure() {
@@ -397,6 +409,7 @@ int main(int argc, char** argv) {
         std::size_t free_bytes = 0, total = 0;
         CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
         g.huge_inputs_fit = free_bytes >= kHugeInputBytes;
+        g.free_at_start = free_bytes;
     }
     if (const char* lab = isolation::registered_lab()) {
         char self[4096] = {0};

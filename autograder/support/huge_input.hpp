@@ -21,22 +21,34 @@ inline constexpr std::size_t kHugeN = (std::size_t(1) << 31) + 5;
 
 /// @brief The hint of a wrong result at kHugeN.
 inline constexpr const char* kHugeIndexHint =
-    "an index that does not reach past 2^31: compute indices in std::size_t (cast before the multiply: "
+    "an index that does not reach past 2^31 (or 2^32): compute indices in std::size_t (cast before the multiply: "
     "blockIdx.x * std::size_t(blockDim.x)), never int or unsigned";
 
-/// @brief kHugeN floats on the GPU (8 GiB), every byte @p fill_byte, then each (index, value) of
-/// @p planted written; nullopt, with a note saying why, when the GPU has not the memory to spare (the
-/// check then judges the other sizes only). Nothing goes through the host but the planted values.
-inline std::optional<course::DeviceBuffer<float>> huge_input(unsigned char fill_byte,
+/// @brief Elements past index 2^32 - 1: an `unsigned` index has wrapped before it gets there.
+inline constexpr std::size_t kHugerN = (std::size_t(1) << 32) + 5;
+
+/// @brief The size as a message names it: "2^31 + 5" or "2^32 + 5" (else the number).
+inline std::string huge_label(std::size_t n) {
+    if (n == kHugeN) return "2^31 + 5";
+    if (n == kHugerN) return "2^32 + 5";
+    return std::to_string(n);
+}
+
+/// @brief @p n floats on the GPU (kHugeN: 8 GiB; kHugerN: 16 GiB), every byte @p fill_byte, then each
+/// (index, value) of @p planted written; nullopt, with a note saying why, when the GPU had not the memory
+/// free when grading started (the check then judges the other sizes only). Nothing goes through the host
+/// but the planted values.
+inline std::optional<course::DeviceBuffer<float>> huge_input(std::size_t n, unsigned char fill_byte,
                                                              const std::vector<std::pair<std::size_t, float>>& planted) {
     static_assert(kHugeInputBytes >= kHugeN * sizeof(float), "kHugeInputBytes covers the input");
-    if (!huge_inputs_fit()) {
-        note("the size 2^31 + 5 was not run on this GPU: it needs " + std::to_string(kHugeInputBytes >> 20) +
+    const std::size_t needs = n * sizeof(float) + (std::size_t(1) << 30);
+    if (n == kHugeN ? !huge_inputs_fit() : !fitted_at_start(needs)) {
+        note("the size " + huge_label(n) + " was not run on this GPU: it needs " + std::to_string(needs >> 20) +
              " MiB of GPU memory, which were not free when grading started");
         return std::nullopt;
     }
     try {
-        course::DeviceBuffer<float> d(kHugeN);  // exactly kHugeN: a read past the end is outside it
+        course::DeviceBuffer<float> d(n);  // exactly n: a read past the end is outside it
         d.fill_bytes(fill_byte);
         for (const auto& [i, v] : planted) CUDA_CHECK(cudaMemcpy(d.data() + i, &v, sizeof v, cudaMemcpyHostToDevice));
         return d;
@@ -46,12 +58,18 @@ inline std::optional<course::DeviceBuffer<float>> huge_input(unsigned char fill_
         std::size_t free_bytes = 0, total = 0;
         cudaMemGetInfo(&free_bytes, &total);
         fail(Failure::Crash,
-             "the grader could not allocate the input of 2^31 + 5 elements, which fitted when grading started: "
-             "GPU memory your code allocated and did not free is missing (" + std::to_string(free_bytes >> 20) +
-                 " MiB free now)",
+             "the grader could not allocate the input of " + huge_label(n) +
+                 " elements, which fitted when grading started: GPU memory your code allocated and did not free "
+                 "is missing (" + std::to_string(free_bytes >> 20) + " MiB free now)",
              "free every buffer your code allocates before it returns");
         return std::nullopt;
     }
+}
+
+/// @brief huge_input() of kHugeN elements.
+inline std::optional<course::DeviceBuffer<float>> huge_input(unsigned char fill_byte,
+                                                             const std::vector<std::pair<std::size_t, float>>& planted) {
+    return huge_input(kHugeN, fill_byte, planted);
 }
 
 }  // namespace grading

@@ -96,7 +96,10 @@ TEST_CASE("exact sum of integer-valued inputs at edge sizes") {
     // With the instructor's secret, three hidden sizes join them (new in every run).
     std::vector<grading::SizeOutcome> outcomes;
     std::string details;
-    for (std::size_t n : grading::with_hidden(kExactSizes, "lab01-exact", 3, 2, std::size_t(1) << 22)) {
+    // And 16 sizes drawn from the run's seed, new in every run: a bug at a remainder of a block's chunk
+    // (thousands of elements) that no listed size has is met at once unless 16 draws all miss it.
+    for (std::size_t n : grading::with_hidden(grading::with_random(kExactSizes, "lab01-exact", 16, 4096, std::size_t(1) << 22),
+                                              "lab01-exact", 3, 2, std::size_t(1) << 22)) {
         const auto host = integer_input(n, grading::seed_for("lab01-integers", n));
         double exact = 0.0, magnitude = 0.0;
         for (float x : host) exact += x, magnitude += std::fabs(x);
@@ -126,26 +129,35 @@ TEST_CASE("exact sum of integer-valued inputs at edge sizes") {
         report_wrong(outcomes, details);
         return;
     }
-    // Beyond 2^31 elements, where an `int` index wraps: zeros with ones on both sides of 2^31 and at
-    // the end, so any element skipped or read twice changes the (exact) count.
-    const std::size_t two31 = std::size_t(1) << 31, n = grading::kHugeN;
-    const std::vector<std::pair<std::size_t, float>> ones = {{0, 1.0f}, {two31 - 2, 1.0f}, {two31 - 1, 1.0f},
-                                                             {two31, 1.0f}, {two31 + 1, 1.0f}, {n - 1, 1.0f}};
-    const auto huge = grading::huge_input(0, ones);
-    if (!huge) return;
-    course::GuardedBuffer<float> out(1);
-    const std::string what = "sum_reduce(n = 2^31 + 5)";
-    if (!grading::run_student([&] { lab01::sum_reduce(huge->data(), out.data(), n); }, what)) return;
-    if (const auto v = out.check_guards()) {
-        grading::fail(Failure::OutOfBoundsWrite, what + " " + v->describe());
-        return;
+    // Beyond 2^31 elements, where an `int` index wraps, and beyond 2^32, where an `unsigned` one does:
+    // zeros with ones on both sides of the boundary and at the ends, so any element skipped or read twice
+    // changes the (exact) count.
+    for (const std::size_t n : {grading::kHugeN, grading::kHugerN}) {
+        const std::size_t edge = std::size_t(1) << (n == grading::kHugeN ? 31 : 32);
+        const std::vector<std::pair<std::size_t, float>> ones = {{0, 1.0f},    {edge - 2, 1.0f}, {edge - 1, 1.0f},
+                                                                 {edge, 1.0f}, {edge + 1, 1.0f}, {n - 1, 1.0f}};
+        const auto huge = grading::huge_input(n, 0, ones);
+        if (!huge) {
+            if (grading::current_check_failed()) return;
+            continue;
+        }
+        course::GuardedBuffer<float> out(1);
+        const std::string what = "sum_reduce(n = " + grading::huge_label(n) + ")";
+        if (!grading::run_student([&] { lab01::sum_reduce(huge->data(), out.data(), n); }, what)) return;
+        if (const auto v = out.check_guards()) {
+            grading::fail(Failure::OutOfBoundsWrite, what + " " + v->describe());
+            return;
+        }
+        const float got = out.download()[0];
+        if (got != static_cast<float>(ones.size())) {
+            grading::fail(Failure::WrongResult,
+                          "n = " + grading::huge_label(n) + " (zeros with six ones, four of them around index " +
+                              (n == grading::kHugeN ? "2^31" : "2^32") + "): got " + grading::fixed(got, 1) +
+                              ", expected " + std::to_string(ones.size()),
+                          grading::kHugeIndexHint);
+            return;
+        }
     }
-    const float got = out.download()[0];
-    if (got != static_cast<float>(ones.size()))
-        grading::fail(Failure::WrongResult,
-                      "n = 2^31 + 5 (zeros with six ones, four of them around index 2^31): got " + grading::fixed(got, 1) +
-                          ", expected " + std::to_string(ones.size()),
-                      grading::kHugeIndexHint);
 }
 
 TEST_CASE("sum of random floats within the rounding bound") {

@@ -214,7 +214,10 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
     WrongAnswers wrong;
     // Every residue mod 64 is among the sizes (kExactSizes), so a tail path of any vector width is run.
     // With the instructor's secret, three hidden sizes join them (new in every run).
-    for (std::size_t n : grading::with_hidden(kExactSizes, "lab02-exact", 3, 2, std::size_t(1) << 22)) {
+        // And 16 sizes drawn from the run's seed, new in every run (a remainder of a block's chunk no listed
+    // size has).
+    for (std::size_t n : grading::with_hidden(grading::with_random(kExactSizes, "lab02-exact", 16, 4096, std::size_t(1) << 22),
+                                              "lab02-exact", 3, 2, std::size_t(1) << 22)) {
         const auto host = fill_uniform(in, n, grading::seed_for("lab02-random", n), -1.0f, 1.0f);
         const float expected = cpu_max(host);
         const auto got = student_max(in.data(), n);
@@ -237,18 +240,25 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
     }
     wrong.report(grading::size_pattern_hint(outcomes, lab02::kBlockSize));
     if (grading::current_check_failed()) return;
-    // Beyond 2^31 elements, where an `int` index wraps: every byte 0xBF (each float about -1.5), a 2 early
-    // and the maximum, 3, just past index 2^31.
-    const std::size_t two31 = std::size_t(1) << 31;
-    const auto huge = grading::huge_input(0xBF, {{7, 2.0f}, {two31 + 3, 3.0f}});
-    if (!huge) return;
-    const auto got = student_max(huge->data(), grading::kHugeN);
-    if (!got) return;
-    if (!matches(*got, 3.0f))
-        grading::fail(Failure::WrongResult,
-                      "n = 2^31 + 5 (about -1.5 everywhere, 2 at index 7, 3 at index 2^31 + 3): got " + show(*got) +
-                          ", expected 3",
-                      grading::kHugeIndexHint);
+    // Beyond 2^31 elements, where an `int` index wraps, and beyond 2^32, where an `unsigned` one does:
+    // every byte 0xBF (each float about -1.5), a 2 early and the maximum, 3, just past the boundary.
+    for (const std::size_t n : {grading::kHugeN, grading::kHugerN}) {
+        const std::size_t edge = std::size_t(1) << (n == grading::kHugeN ? 31 : 32);
+        const auto huge = grading::huge_input(n, 0xBF, {{7, 2.0f}, {edge + 3, 3.0f}});
+        if (!huge) {
+            if (grading::current_check_failed()) return;
+            continue;
+        }
+        const auto got = student_max(huge->data(), n);
+        if (!got) return;
+        if (!matches(*got, 3.0f)) {
+            grading::fail(Failure::WrongResult,
+                          "n = " + grading::huge_label(n) + " (about -1.5 everywhere, 2 at index 7, 3 at index " +
+                              (n == grading::kHugeN ? "2^31" : "2^32") + " + 3): got " + show(*got) + ", expected 3",
+                          grading::kHugeIndexHint);
+            return;
+        }
+    }
 }
 
 TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {

@@ -15,6 +15,7 @@
 #include "grading.hpp"
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
+#include "huge_input.hpp"
 #include "random.hpp"
 #include "residues.hpp"
 #include "speed.hpp"
@@ -258,6 +259,36 @@ TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
     // and of cols mod 64.
     // With the instructor's secret, two hidden shapes join them, before the last.
     check_shapes(ragged_shapes(), "lab04-ragged");
+    if (grading::current_check_failed()) return;
+    // Past 2^31 elements, where an `int` product of a row and a width wraps: 32771 x 65543 (8 GiB), checked
+    // against the naive transpose, whenever the GPU had the input, the output and the reference free when
+    // grading started (decided before any student code ran).
+    const Shape big{32771, 65543};
+    const std::size_t n = big.elements(), needs = 3 * n * sizeof(float) + (std::size_t(1) << 30);
+    if (!grading::fitted_at_start(needs)) {
+        grading::note("the shape 32771 x 65543 (past 2^31 elements) was not run on this GPU: it needs " +
+                      std::to_string(needs >> 20) + " MiB of GPU memory, which were not free when grading started");
+        return;
+    }
+    try {
+        course::DeviceBuffer<float> in(n), expected(n), out(n);
+        out.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
+        course::fill_uniform_device(in.data(), n, grading::seed_for("lab04-huge"), -1.0f, 1.0f);
+        lab04::baseline::naive_transpose(in.data(), expected.data(), big.rows, big.cols);
+        const std::string what = "transpose(rows = 32771, cols = 65543)";
+        if (!grading::run_student([&] { lab04::transpose(in.data(), out.data(), big.rows, big.cols); }, what)) return;
+        const auto c = grading::compare_on_device(out.data(), expected.data(), n, 0.0f);
+        if (!c.ok())
+            grading::fail(Failure::WrongResult, what + " (past 2^31 elements): " + c.summary("out", n),
+                          grading::kHugeIndexHint);
+    } catch (const course::CudaError& e) {
+        if (e.code() != cudaErrorMemoryAllocation) throw;
+        cudaGetLastError();
+        grading::fail(Failure::Crash,
+                      "the grader could not allocate the 32771 x 65543 matrices, which fitted when grading started: "
+                      "GPU memory your code allocated and did not free is missing",
+                      "free every buffer your code allocates before it returns");
+    }
 }
 
 TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {
