@@ -40,8 +40,11 @@ fi
 
 if has test; then
 SECONDS=0
-ctest --test-dir "$BUILD" --output-on-failure -V ${CTEST_ARGS:-} > "$LOGS/ctest.log" 2>&1
+ctest --test-dir "$BUILD" --output-on-failure -V -LE hole ${CTEST_ARGS:-} > "$LOGS/ctest.log" 2>&1
 ctest_rc=$?
+# The known holes (label "hole"): attacks the grader does not catch yet. Listed, not counted.
+ctest --test-dir "$BUILD" -L hole ${CTEST_ARGS:-} > "$LOGS/ctest-holes.log" 2>&1
+echo "== known holes (ctest -L hole; they fail until closed):"; grep -E "Test +#" "$LOGS/ctest-holes.log"
 echo "== ctest (rc $ctest_rc, ${SECONDS}s):"; grep -E "tests passed|\*\*\*|Failed  |Not Run|Skipped" "$LOGS/ctest.log" | tail -40
 echo "== sanitizer-labelled tests: $(ctest --test-dir "$BUILD" -N -L sanitizer | grep -c 'Test *#')"
 echo "== known-wrong variants ($(grep -cE "Test +#[0-9]+: lab[0-9]+_wrong_" "$LOGS/ctest.log") tests):"
