@@ -16,6 +16,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -78,6 +79,21 @@ Entry entry(R (*f)(P...)) {
         if (a.size() != sizeof...(P)) throw std::invalid_argument("wrong number of arguments");
         apply(f, a, std::index_sequence_for<P...>{});
     };
+}
+
+/// @brief Runs a reduction peer that sizes its temporary storage for an element count (a CUB wrapper:
+/// constructible from the count, callable as `peer(in, out, n)`), made again only when a larger count
+/// comes: the peers' host's entry for it is `entry(&sized_peer<Peer>)`.
+template <class Peer>
+void sized_peer(const float* d_in, float* d_out, std::size_t n) {
+    static std::unique_ptr<Peer> peer;
+    static std::size_t capacity = 0;
+    if (!peer || n > capacity) {
+        peer.reset();
+        peer = std::make_unique<Peer>(n);
+        capacity = n;
+    }
+    (*peer)(d_in, d_out, n);
 }
 
 /// @brief Serves the check program on the channel named by `--channel FD` until it closes.

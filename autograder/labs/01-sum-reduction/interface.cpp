@@ -7,7 +7,6 @@
 #include "baselines.cuh"
 
 #include <cstddef>
-#include <memory>
 
 #if defined(GRADING_CHECKS_SIDE)
 #include "isolation.hpp"
@@ -32,23 +31,12 @@ int main(int argc, char** argv) {
 #elif defined(GRADING_PEER_HOST)
 #include "launch_host.hpp"
 
-namespace {
-// The peer with its temporary storage, sized for the largest input asked so far.
-void cub_sum(const float* d_in, float* d_out, std::size_t n) {
-    static std::unique_ptr<lab01::baseline::CubSum> peer;
-    static std::size_t capacity = 0;
-    if (!peer || n > capacity) {
-        peer.reset();
-        peer = std::make_unique<lab01::baseline::CubSum>(n);
-        capacity = n;
-    }
-    (*peer)(d_in, d_out, n);
-}
-}  // namespace
-
 int main(int argc, char** argv) {
     using grading::launch_host::entry;
-    return grading::launch_host::serve(
-        argc, argv, {{"naive_sum", entry(&lab01::baseline::naive_sum)}, {"cub_sum", entry(&cub_sum)}}, nullptr);
+    using grading::launch_host::sized_peer;
+    return grading::launch_host::serve(argc, argv,
+                                       {{"naive_sum", entry(&lab01::baseline::naive_sum)},
+                                        {"cub_sum", entry(&sized_peer<lab01::baseline::CubSum>)}},
+                                       nullptr);
 }
 #endif
