@@ -32,7 +32,10 @@ struct Verdict {
 
     /// @brief Writes the verdict to @p path; returns the step's exit status (0 ok, 1 refused, 2 unwritable).
     int write(const std::string& path) const {
-        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        // A bare file name has no folder to make; a folder that cannot be made is reported as unwritable.
+        const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+        std::error_code made;
+        if (!folder.empty()) std::filesystem::create_directories(folder, made);
         std::ofstream out(path, std::ios::trunc);
         out << nlohmann::json{{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes}}.dump(2)
             << "\n";

@@ -8,10 +8,13 @@
 #include "reports.hpp"
 #include "results.hpp"
 #include "sanitizer.hpp"
+#include "verdict.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <csignal>
+#include <cstdio>
+#include <unistd.h>
 #include <fstream>
 #include <map>
 
@@ -246,4 +249,17 @@ TEST_CASE("starter and solution may differ only inside student regions") {
               .find("regions differ") != std::string::npos);
     CHECK(compare_skeletons(starter, "a\n// BEGIN STUDENT REGION k\nb\n").find("never closed") != std::string::npos);
     CHECK(skeleton_of(starter).regions == std::vector<std::string>{"k"});
+}
+
+TEST_CASE("a verdict is written to a bare file name, and an unwritable path is reported, not thrown") {
+    grading::Verdict v;
+    v.stage = "audit";
+    const std::string bare = "verdict-test-" + std::to_string(::getpid()) + ".json";
+    CHECK(v.write(bare) == 0);
+    const auto back = grading::Verdict::read(bare);
+    REQUIRE(back.has_value());
+    CHECK(back->ok);
+    std::remove(bare.c_str());
+    v.refuse("forbidden_symbol", "calls fopen");
+    CHECK(v.write("/proc/no-such-folder/verdict.json") == 2);
 }
