@@ -59,15 +59,9 @@ std::vector<std::size_t> with_hidden(std::vector<std::size_t> sizes, const std::
 std::vector<std::size_t> with_random(std::vector<std::size_t> sizes, const std::string& tag, int count, std::size_t lo,
                                      std::size_t hi);
 
-/// @brief GPU memory the inputs past 2^31 elements need (huge_input.hpp), with room to spare.
-inline constexpr std::size_t kHugeInputBytes = ((std::size_t(1) << 31) + 5) * sizeof(float) + (std::size_t(1) << 30);
-
-/// @brief Whether the GPU had kHugeInputBytes free when the program started, before any student code ran:
-/// the inputs past 2^31 elements run exactly then (the report says "not run on this GPU" otherwise).
-bool huge_inputs_fit();
-
-/// @brief Whether the GPU had @p bytes free when the program started, before any student code ran (the
-/// inputs past 2^32 elements, or a matrix past 2^31, run exactly then).
+/// @brief Whether the GPU had @p bytes free when the program started, before any student code ran: the
+/// inputs past 2^31 and 2^32 elements (huge_input.hpp), or a matrix past 2^31, run exactly then (the
+/// report says "not run on this GPU" otherwise); memory the student's code takes later never skips them.
 bool fitted_at_start(std::size_t bytes);
 
 /// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).

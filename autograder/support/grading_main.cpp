@@ -74,8 +74,7 @@ struct State {
     CheckRecord current;
     std::map<std::string, std::string> workload_args;  // --workload-arg name=value
     std::string workload_tool;                         // --workload-tool
-    bool huge_inputs_fit = false;  // decided before any student code runs
-    std::size_t free_at_start = 0;  // GPU memory free then
+    std::size_t free_at_start = 0;  // GPU memory free before any student code ran
 } g;
 
 void emit(nlohmann::json line) {
@@ -217,7 +216,6 @@ std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::i
     return out;
 }
 const course::DeviceInfo& device() { return *g.device; }
-bool huge_inputs_fit() { return g.huge_inputs_fit; }
 bool fitted_at_start(std::size_t bytes) { return g.free_at_start >= bytes; }
 bool quick() { return g.quick; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
@@ -404,11 +402,10 @@ int main(int argc, char** argv) {
     }
     g.device = course::query_device();
     {
-        // Whether the inputs past 2^31 elements run is the GPU's property, decided here, before any student
+        // Whether the inputs past 2^31 and 2^32 elements run is the GPU's property, decided here, before any student
         // code runs: memory the student's code takes later is the submission's failure, never a skip.
         std::size_t free_bytes = 0, total = 0;
         CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-        g.huge_inputs_fit = free_bytes >= kHugeInputBytes;
         g.free_at_start = free_bytes;
     }
     if (const char* lab = isolation::registered_lab()) {

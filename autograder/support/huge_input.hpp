@@ -34,19 +34,37 @@ inline std::string huge_label(std::size_t n) {
     return std::to_string(n);
 }
 
+/// @brief Whether @p needs bytes of GPU memory were free when grading started (fitted_at_start()); if not,
+/// notes that @p what was not run on this GPU, and why.
+inline bool run_if_it_fitted(const std::string& what, std::size_t needs) {
+    if (fitted_at_start(needs)) return true;
+    note(what + " was not run on this GPU: it needs " + std::to_string(needs >> 20) +
+         " MiB of GPU memory, which were not free when grading started");
+    return false;
+}
+
+/// @brief Records that the grader could not allocate @p what, which fitted when grading started (so memory
+/// the student's code allocated and did not free is missing): a crash of the submission, never a skip.
+/// Call it from the handler of a course::CudaError of cudaErrorMemoryAllocation.
+inline void fail_missing_memory(const std::string& what) {
+    cudaGetLastError();
+    std::size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    fail(Failure::Crash,
+         "the grader could not allocate " + what +
+             ", which fitted when grading started: GPU memory your code allocated and did not free is missing (" +
+             std::to_string(free_bytes >> 20) + " MiB free now)",
+         "free every buffer your code allocates before it returns");
+}
+
 /// @brief @p n floats on the GPU (kHugeN: 8 GiB; kHugerN: 16 GiB), every byte @p fill_byte, then each
 /// (index, value) of @p planted written; nullopt, with a note saying why, when the GPU had not the memory
 /// free when grading started (the check then judges the other sizes only). Nothing goes through the host
 /// but the planted values.
 inline std::optional<course::DeviceBuffer<float>> huge_input(std::size_t n, unsigned char fill_byte,
                                                              const std::vector<std::pair<std::size_t, float>>& planted) {
-    static_assert(kHugeInputBytes >= kHugeN * sizeof(float), "kHugeInputBytes covers the input");
-    const std::size_t needs = n * sizeof(float) + (std::size_t(1) << 30);
-    if (n == kHugeN ? !huge_inputs_fit() : !fitted_at_start(needs)) {
-        note("the size " + huge_label(n) + " was not run on this GPU: it needs " + std::to_string(needs >> 20) +
-             " MiB of GPU memory, which were not free when grading started");
-        return std::nullopt;
-    }
+    const std::size_t needs = n * sizeof(float) + (std::size_t(1) << 30);  // with 1 GiB to spare
+    if (!run_if_it_fitted("the size " + huge_label(n), needs)) return std::nullopt;
     try {
         course::DeviceBuffer<float> d(n);  // exactly n: a read past the end is outside it
         d.fill_bytes(fill_byte);
@@ -54,14 +72,7 @@ inline std::optional<course::DeviceBuffer<float>> huge_input(std::size_t n, unsi
         return d;
     } catch (const course::CudaError& e) {
         if (e.code() != cudaErrorMemoryAllocation) throw;
-        cudaGetLastError();
-        std::size_t free_bytes = 0, total = 0;
-        cudaMemGetInfo(&free_bytes, &total);
-        fail(Failure::Crash,
-             "the grader could not allocate the input of " + huge_label(n) +
-                 " elements, which fitted when grading started: GPU memory your code allocated and did not free "
-                 "is missing (" + std::to_string(free_bytes >> 20) + " MiB free now)",
-             "free every buffer your code allocates before it returns");
+        fail_missing_memory("the input of " + huge_label(n) + " elements");
         return std::nullopt;
     }
 }

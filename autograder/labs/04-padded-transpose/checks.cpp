@@ -265,11 +265,7 @@ TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
     // grading started (decided before any student code ran).
     const Shape big{32771, 65543};
     const std::size_t n = big.elements(), needs = 3 * n * sizeof(float) + (std::size_t(1) << 30);
-    if (!grading::fitted_at_start(needs)) {
-        grading::note("the shape 32771 x 65543 (past 2^31 elements) was not run on this GPU: it needs " +
-                      std::to_string(needs >> 20) + " MiB of GPU memory, which were not free when grading started");
-        return;
-    }
+    if (!grading::run_if_it_fitted("the shape 32771 x 65543 (past 2^31 elements)", needs)) return;
     try {
         course::DeviceBuffer<float> in(n), expected(n), out(n);
         out.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
@@ -283,11 +279,7 @@ TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
                           grading::kHugeIndexHint);
     } catch (const course::CudaError& e) {
         if (e.code() != cudaErrorMemoryAllocation) throw;
-        cudaGetLastError();
-        grading::fail(Failure::Crash,
-                      "the grader could not allocate the 32771 x 65543 matrices, which fitted when grading started: "
-                      "GPU memory your code allocated and did not free is missing",
-                      "free every buffer your code allocates before it returns");
+        grading::fail_missing_memory("the 32771 x 65543 matrices");
     }
 }
 
