@@ -146,6 +146,17 @@ foreach(lab IN LISTS lab_graders)
   endforeach()
 endforeach()
 
+# The starters as handed out, put aside: the release's labs/ becomes the student's work, and each lab is
+# graded from these (autograder/CMakeLists.txt), so an edit outside the regions has no effect and is named.
+file(GLOB lab_folders LIST_DIRECTORIES true RELATIVE "${src}/labs" "${src}/labs/[0-9][0-9]-*")
+list(SORT lab_folders)
+foreach(lab IN LISTS lab_folders)
+  file(GLOB starter_files LIST_DIRECTORIES false "${src}/labs/${lab}/*.cu" "${src}/labs/${lab}/*.cuh")
+  if(starter_files)
+    file(COPY ${starter_files} DESTINATION "${dest}/autograder/starters/${lab}")
+  endif()
+endforeach()
+
 file(COPY_FILE "${src}/${release_readme}" "${dest}/README.md")
 file(WRITE "${dest}/.gitignore" "/build*/\n")
 

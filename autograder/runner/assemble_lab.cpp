@@ -3,6 +3,11 @@
 //
 //   assemble_lab --skeleton COURSE.cu --submission SUBMITTED.cu [--fill SOLUTION.cu]
 //                --out GRADED.cu --verdict VERDICT.json [--header COURSE.cuh SUBMITTED.cuh]...
+//                [--submission-name-file NAME.txt]
+//
+// A submission graded through a grading slot is a copy of the student's file; the runner writes the path
+// of the student's own file into NAME.txt beside it, and messages and `#line` directives then name that
+// file (a missing or empty NAME.txt: the copy's own path).
 //
 // Writes GRADED.cu (only when its contents change, so an unchanged lab is not recompiled) and
 // VERDICT.json: {"stage": "regions", "ok": true|false, "class", "message", "notes": [...]}.
@@ -22,7 +27,7 @@
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
-    std::string skeleton, submission, fill, out, verdict_path;
+    std::string skeleton, submission, fill, out, verdict_path, name_file;
     std::vector<std::pair<std::string, std::string>> headers;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -37,6 +42,7 @@ int main(int argc, char** argv) {
         else if (a == "--fill") ok = value(fill);
         else if (a == "--out") ok = value(out);
         else if (a == "--verdict") ok = value(verdict_path);
+        else if (a == "--submission-name-file") ok = value(name_file);
         else if (a == "--header" && i + 2 < argc) {
             headers.emplace_back(argv[i + 1], argv[i + 2]);
             i += 2;
@@ -48,8 +54,15 @@ int main(int argc, char** argv) {
     }
     if (skeleton.empty() || submission.empty() || out.empty() || verdict_path.empty()) {
         std::cerr << "usage: assemble_lab --skeleton F --submission F [--fill F] --out F --verdict F "
-                     "[--header COURSE SUBMITTED]...\n";
+                     "[--header COURSE SUBMITTED]... [--submission-name-file F]\n";
         return 2;
+    }
+    // The name the student knows the submission by.
+    std::string shown = submission;
+    if (!name_file.empty()) {
+        std::istringstream first(grading::read_text_file(name_file).value_or(""));
+        std::string line;
+        if (std::getline(first, line) && !line.empty()) shown = line;
     }
     grading::Verdict verdict{"regions"};
     const auto skel_text = grading::read_text_file(skeleton);
@@ -59,7 +72,7 @@ int main(int argc, char** argv) {
     }
     const auto sub_text = grading::read_text_file(submission);
     if (!sub_text) {
-        verdict.refuse("refused_region", "the lab's source file " + submission + " is missing or unreadable");
+        verdict.refuse("refused_region", "the lab's source file " + shown + " is missing or unreadable");
         return verdict.write(verdict_path);
     }
     std::optional<grading::SourceText> filler;
@@ -73,7 +86,7 @@ int main(int argc, char** argv) {
     }
     grading::Assembly a;
     try {
-        a = grading::assemble({*skel_text, skeleton}, {*sub_text, submission}, filler ? &*filler : nullptr);
+        a = grading::assemble({*skel_text, skeleton}, {*sub_text, shown}, filler ? &*filler : nullptr);
     } catch (const std::exception& e) {
         std::cerr << "assemble_lab: " << e.what() << "\n";
         return 2;
@@ -82,7 +95,7 @@ int main(int argc, char** argv) {
     for (const auto& [course_h, submitted_h] : headers) {
         const auto c = grading::read_text_file(course_h), s = grading::read_text_file(submitted_h);
         if (c && s && *c != *s)
-            verdict.notes.push_back("your " + fs::path(submitted_h).filename().string() +
+            verdict.notes.push_back("your " + (fs::path(shown).parent_path() / fs::path(submitted_h).filename()).string() +
                                     " differs from the course's; the course's interface is used");
     }
     if (!a.refusal.empty()) {
@@ -91,6 +104,9 @@ int main(int argc, char** argv) {
         return verdict.write(verdict_path);
     }
     for (const auto& n : verdict.notes) std::cerr << "note: " << n << "\n";
+    const std::size_t regions = grading::skeleton_of(*sub_text).regions.size();
+    verdict.checked = "the region rules: your " + std::to_string(regions) + " student region" + (regions == 1 ? "" : "s") +
+                      " hold only code for their place (no preprocessor line, nothing that reaches outside a region)";
     fs::create_directories(fs::path(out).parent_path());
     if (grading::read_text_file(out) != a.source) {
         std::ofstream o(out, std::ios::binary | std::ios::trunc);

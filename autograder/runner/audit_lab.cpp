@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
         for (const auto& line : finding.all) all += (all.empty() ? "" : "; ") + line;
         verdict.refuse("forbidden_symbol", "the lab's code " + all);
         for (const auto& line : finding.all) std::cerr << "REFUSED: the lab's code " << line << "\n";
+    } else {
+        std::size_t imports = 0;
+        for (const auto& s : grading::parse_nm_posix(*symbols)) imports += s.undefined();
+        verdict.checked = "the audit: the compiled code defines names only in namespace lab" + lab + ", and each of the " +
+                          std::to_string(imports) + " functions and objects it uses is allowed";
     }
     return verdict.write(verdict_path);
 }

@@ -29,6 +29,7 @@
 #include "reports.hpp"
 #include "results.hpp"
 #include "profile.hpp"
+#include "resources.hpp"
 #include "sanitizer.hpp"
 #include "secret.hpp"
 #include "verdict.hpp"
@@ -103,21 +104,35 @@ std::string secret_input(const Options& o, std::uint64_t seed) {
 
 // Builds one lab program. On failure, the outcome says why: a refusal found by assemble_lab or audit_lab
 // (their verdicts), else the compiler's first error. The verdicts' notes (edits outside the regions, a
-// changed header) are returned in @p notes either way.
+// changed header) are returned in @p notes either way, and what they checked and let through in @p checked.
 ProcessOutcome build_lab(const std::string& build_dir, const std::string& target, int jobs, const fs::path& log,
-                         double& seconds, std::vector<std::string>& notes) {
+                         double& seconds, std::vector<std::string>& notes, std::vector<std::string>& checked) {
     const fs::path work = fs::path(build_dir) / "graded" / target;
-    fs::remove(work / "regions.json");
-    fs::remove(work / "audit.json");
+    // A step the build finds up to date leaves no new verdict; its last one stands for a build that
+    // succeeds (its notes and what it checked are still true), never for one that fails.
+    std::error_code ec;
+    for (const char* v : {"regions", "audit"})
+        fs::rename(work / (std::string(v) + ".json"), work / (std::string(v) + ".previous.json"), ec);
+    // A step with no verdict at all (a build folder an older grader used) runs again: remove its output.
+    if (!fs::exists(work / "regions.previous.json"))
+        for (const auto& e : fs::directory_iterator(work, ec))
+            if (e.path().extension() == ".cu") fs::remove(e.path(), ec);
+    if (!fs::exists(work / "audit.previous.json")) fs::remove(work / "audit.ok", ec);
     std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target};
     if (jobs <= 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
     const ProcessOutcome b = run_with_timeout(cmd, 1800, log.string(), seconds);
+    const bool built = b.kind == ProcessOutcome::Kind::Exited && b.code == 0;
+    for (const char* v : {"regions", "audit"})
+        if (built && !fs::exists(work / (std::string(v) + ".json")))
+            fs::rename(work / (std::string(v) + ".previous.json"), work / (std::string(v) + ".json"), ec);
     const auto regions = Verdict::read((work / "regions.json").string());
     const auto audit = Verdict::read((work / "audit.json").string());
     for (const auto* v : {&regions, &audit})
         if (*v) notes.insert(notes.end(), (*v)->notes.begin(), (*v)->notes.end());
-    if (b.kind == ProcessOutcome::Kind::Exited && b.code == 0) return {};
+    for (const auto* v : {&regions, &audit})
+        if (*v && (*v)->ok && !(*v)->checked.empty()) checked.push_back((*v)->checked);
+    if (built) return {};
     ProcessOutcome out{ProcessOutcome::Kind::BuildFailed, b.code, 0, ""};
     for (const auto* v : {&regions, &audit}) {
         if (*v && !(*v)->ok) {
@@ -141,6 +156,7 @@ struct LabJob {
     ProcessOutcome build;      // BuildFailed when it did not build
     double build_s = 0;
     std::vector<std::string> notes;
+    std::vector<std::string> checked;  // what the build's steps checked and let through (region rules, audit)
     fs::path log;
 };
 
@@ -155,7 +171,7 @@ void build_jobs(const Options& o, std::vector<LabJob>& jobs, const fs::path& log
         }
         if (o.no_build) continue;
         if (progress) *progress << "Lab " << j.lab->id << ": building... " << std::flush;
-        j.build = build_lab(o.build_dir, j.target, parallel, j.log, j.build_s, j.notes);
+        j.build = build_lab(o.build_dir, j.target, parallel, j.log, j.build_s, j.notes, j.checked);
         if (progress) *progress << (j.build.kind == ProcessOutcome::Kind::BuildFailed ? "does not build\n" : "built\n");
     }
 }
@@ -369,42 +385,51 @@ double run_sanitizer(const Options& o, std::vector<SanitizerTask>& tasks, std::o
     return secs;
 }
 
-// The bank-conflict check of each lab that has one: its profile workload under Nsight Compute, one lab
-// at a time (the profiler replays kernels and owns the counters); the caller holds the GPU lock. A lab's
-// clean profile earns its point only alongside working code, judged by the lab's own checks. Returns the
-// wall time.
+// The Nsight Compute items of each lab that has them (the shared-memory-use check, the bank-conflict
+// check): its profile workload under Nsight Compute, once, one lab at a time (the profiler replays kernels
+// and owns the counters); the caller holds the GPU lock. A lab's items earn their points only alongside
+// working code, judged by the lab's own checks. Returns the wall time.
 double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const fs::path& log_dir, std::uint64_t seed, std::ostream& out) {
     if (o.sanitizer_mode == "only") return 0;  // only the memory and race check was asked for
     double total = 0;
     for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
         const LabJob& j = jobs[i];
-        if (!j.lab->bank_conflicts) continue;
-        const auto& item = *j.lab->bank_conflicts;
+        if (!j.lab->bank_conflicts && !j.lab->shared_use) continue;
+        // Each item's result from one way of ending (not built, not run, or judged).
+        const auto each = [&](const auto& make_use, const auto& make_bank) {
+            if (j.lab->shared_use) results[i].checks.push_back(make_use(*j.lab->shared_use));
+            if (j.lab->bank_conflicts) results[i].checks.push_back(make_bank(*j.lab->bank_conflicts));
+        };
         if (j.build.kind == ProcessOutcome::Kind::BuildFailed) {
-            results[i].checks.push_back(bank_conflicts_not_built(item, j.build));
+            each([&](const RubricSharedUse& item) { return shared_use_not_built(item, j.build); },
+                 [&](const RubricBankConflicts& item) { return bank_conflicts_not_built(item, j.build); });
             continue;
         }
         if (o.profile_mode == "off" || !o.ncu) {
-            results[i].checks.push_back(bank_conflicts_skipped(
-                item, o.profile_mode == "off" ? "--profile off"
-                                              : "Nsight Compute (ncu) was not found (it comes with the CUDA Toolkit; or "
-                                                "give --ncu PATH)"));
+            const std::string why = o.profile_mode == "off" ? "--profile off"
+                                                            : "Nsight Compute (ncu) was not found (it comes with the CUDA "
+                                                              "Toolkit; or give --ncu PATH)";
+            each([&](const RubricSharedUse& item) { return shared_use_skipped(item, why); },
+                 [&](const RubricBankConflicts& item) { return bank_conflicts_skipped(item, why); });
             continue;
         }
         std::vector<CheckResult> lab_checks;  // the lab program's own checks, not the runner's items
         for (const auto& other : results[i].checks)
             if (!j.lab->sanitizer || other.name != j.lab->sanitizer->name) lab_checks.push_back(other);
         if (const CheckResult* broken = first_broken_check(lab_checks)) {
-            // The item could earn nothing (require_working_code): the profile is not taken, which saves
-            // its run, and the item says why, as require_working_code would.
-            CheckResult c = runner_item(item.name, item.points, item.visibility);
-            earns_nothing_without_working_code(c, *broken, "not measured");
-            out << "Lab " << j.lab->id << ": bank-conflict check not run (the lab's results are wrong)\n";
-            results[i].checks.push_back(std::move(c));
+            // The items could earn nothing (require_working_code): the profile is not taken, which saves
+            // its run, and each item says why, as require_working_code would.
+            const auto none = [&](const auto& item) {
+                CheckResult c = runner_item(item.name, item.points, item.visibility);
+                earns_nothing_without_working_code(c, *broken, "not measured");
+                return c;
+            };
+            each(none, none);
+            out << "Lab " << j.lab->id << ": Nsight Compute checks not run (the lab's results are wrong)\n";
             continue;
         }
-        out << "Lab " << j.lab->id << ": bank-conflict check (Nsight Compute)... " << std::flush;
+        out << "Lab " << j.lab->id << ": shared-memory checks (Nsight Compute)... " << std::flush;
         const WorkloadRun wr = prepare_workload(o, j, log_dir, seed, "ncu", "--profile-workload", results[i].workload_args);
         ProfileRun run;
         run.log_path = wr.log_path;
@@ -412,16 +437,30 @@ double run_profiles(const Options& o, const std::vector<LabJob>& jobs, std::vect
         run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, wr.program), o.profile_timeout_s, wr.output_path,
                                        run.seconds, wr.scratch.string(), &run.records, key, secret_input(o, seed));
         run.log_text = read_file(run.log_path);
-        CheckResult c = judge_bank_conflicts(item, run, key, o.profile_timeout_s, "lab" + j.lab->id);
-        require_working_code(c, lab_checks, "no bank conflicts were measured");
-        out << (c.skipped  ? "not run: " + c.message
-                : c.passed() ? "conflict-free"
-                : c.cls == Failure::NotRun ? "conflict-free, no point (the lab's results are wrong)"
-                                           : "FAIL (" + title(c.cls) + "): " + c.message)
-            << " [" << num(run.seconds, 1) << " s]\n";
+        std::vector<CheckResult> judged;
+        if (j.lab->shared_use) {
+            judged.push_back(judge_shared_use(*j.lab->shared_use, run, key, o.profile_timeout_s, "lab" + j.lab->id));
+            require_working_code(judged.back(), lab_checks, "the shared-memory use was not measured");
+        }
+        if (j.lab->bank_conflicts) {
+            judged.push_back(judge_bank_conflicts(*j.lab->bank_conflicts, run, key, o.profile_timeout_s, "lab" + j.lab->id));
+            require_working_code(judged.back(), lab_checks, "no bank conflicts were measured");
+        }
+        std::string said;
+        for (const CheckResult& c : judged)
+            said += std::string(said.empty() ? "" : "; ") +
+                    (c.skipped    ? "not run: " + c.message
+                     : c.passed() ? c.name + ": pass"
+                     : c.cls == Failure::NotRun ? c.name + ": pass, no point (the lab's results are wrong)"
+                                                : c.name + ": FAIL (" + title(c.cls) + "): " + c.message);
+        out << said << " [" << num(run.seconds, 1) << " s]\n";
         total += run.seconds;
-        results[i].run_seconds += c.seconds;
-        results[i].checks.push_back(std::move(c));
+        for (std::size_t k = 0; k < judged.size(); ++k) {
+            // One run: its time is counted once, in the first item.
+            if (k > 0) judged[k].seconds = 0;
+            results[i].run_seconds += judged[k].seconds;
+            results[i].checks.push_back(std::move(judged[k]));
+        }
     }
     return total;
 }
@@ -508,6 +547,8 @@ std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::pat
                                                (submission / "labs" / lab->dir).string() + "/ and " + submission.string() + "/)";
         } else {
             fs::copy_file(*src, dest / files.source, fs::copy_options::overwrite_existing);
+            // Messages name the student's own file, not this copy (assemble_lab --submission-name-file).
+            std::ofstream(dest / "source-name.txt") << src->string() << "\n";
             // Headers only from the source's own folder (they are compared with the course's, never compiled).
             for (const auto& h : files.headers) {
                 std::string ignored;
@@ -541,6 +582,7 @@ std::vector<LabResult> build_only_results(const std::vector<LabJob>& jobs) {
         // The runner's own items: failed with the build's class, or not run for want of a GPU.
         std::vector<CheckResult> items;
         if (j.lab->sanitizer) items.push_back(sanitizer_not_built(*j.lab->sanitizer, o));
+        if (j.lab->shared_use) items.push_back(shared_use_not_built(*j.lab->shared_use, o));
         if (j.lab->bank_conflicts) items.push_back(bank_conflicts_not_built(*j.lab->bank_conflicts, o));
         for (CheckResult& c : items) {
             if (o.kind != ProcessOutcome::Kind::BuildFailed) c.cls = Failure::NotRun, c.message = "not run: no GPU on this machine";
@@ -552,6 +594,35 @@ std::vector<LabResult> build_only_results(const std::vector<LabJob>& jobs) {
         out.push_back(std::move(r));
     }
     return out;
+}
+
+// What a build without a GPU can say of a lab that compiles: what its build checked and let through, what
+// each kernel costs the GPU the build targets (resources.hpp), and what was not run, and why.
+void dry_run_report(const Options& o, const LabJob& j, std::ostream& out) {
+    for (const auto& c : j.checked) out << "  passed: " << c << "\n";
+    const LabFiles files = course_lab_files(*j.lab);
+    const fs::path graded = fs::path(o.build_dir) / "graded" / j.target / files.source;
+    const int arch = std::atoi(GRADER_RESOURCE_ARCH);
+    const ResourceReport r = kernel_resources(GRADER_NVCC, GRADER_NVCC_FLAGS, GRADER_CUDA_STANDARD, arch, graded.string(),
+                                              {(fs::path(GRADER_COURSE_LABS) / j.lab->dir).string(), GRADER_COMMON_DIR},
+                                              (fs::path(o.build_dir) / "grading" / "resources" / j.target).string());
+    for (const auto& w : r.warnings) out << "  compiler warning: " << w << "\n";
+    if (!r.error.empty()) {
+        out << "  kernels: not read (" << r.error << ")\n";
+    } else {
+        const SmLimits sm = sm_limits(arch);
+        std::vector<std::string> warnings;
+        out << "  kernels, as ptxas builds them for sm_" << arch << " (registers a thread, spills, static shared memory a "
+            << "block, the largest block):\n";
+        for (const auto& k : r.kernels) out << "    " << resource_line(k, sm, warnings) << "\n";
+        if (r.kernels.empty()) out << "    (none)\n";
+        for (const auto& w : warnings) out << "  warning: " << w << "\n";
+    }
+    std::string items = "the lab's " + std::to_string(j.lab->checks.size()) + " checks";
+    if (j.lab->sanitizer) items += "; " + j.lab->sanitizer->name;
+    if (j.lab->shared_use) items += "; " + j.lab->shared_use->name;
+    if (j.lab->bank_conflicts) items += "; " + j.lab->bank_conflicts->name;
+    out << "  not run (they run your kernels, and this machine has no GPU): " << items << "\n";
 }
 
 // --- Rosters ------------------------------------------------------------------------------------------
@@ -836,7 +907,7 @@ int main(int argc, char** argv) {
     app.add_option("--sanitizer-timeout", o.sanitizer_timeout_s, "seconds one compute-sanitizer tool may take on a lab's workload")
         ->check(CLI::PositiveNumber);
     app.add_option("--profile", o.profile_mode,
-                   "the bank-conflict check under Nsight Compute: auto (run it when ncu is found and can read the "
+                   "the Nsight Compute checks (shared memory used as taught; bank conflicts): auto (run it when ncu is found and can read the "
                    "GPU's counters; when not, it counts neither way), off (do not run it), require (as auto, but exit "
                    "77 when it cannot run)")
         ->check(CLI::IsMember({"auto", "off", "require"}));
@@ -1020,6 +1091,7 @@ int main(int argc, char** argv) {
                               ? "DOES NOT COMPILE: " + b.detail
                               : "REFUSED (" + std::string(to_string(b.build_class)) + "): " + b.detail)
                       << "\n";
+            if (ok && !o.no_build) dry_run_report(o, j, std::cout);
             for (const auto& n : j.notes) std::cout << "  note: " << n << "\n";
             if (!expect.empty()) {
                 const std::string got = ok ? "compiles" : std::string(to_string(b.build_class));
@@ -1043,7 +1115,7 @@ int main(int argc, char** argv) {
         return usage("--expect " + expect + " needs the memory and race check, not --sanitizer off");
     if (o.profile_mode == "require" && !o.ncu) {
         std::cerr << "grade: Nsight Compute (ncu) was not found (it comes with the CUDA Toolkit; or give --ncu PATH), so "
-                     "the bank-conflict check cannot run\n";
+                     "its checks cannot run\n";
         return course::kExitNoGpu;
     }
     RunInfo info;
@@ -1073,8 +1145,9 @@ int main(int argc, char** argv) {
     if (o.profile_mode == "require")
         for (std::size_t i = 0; i < results.size() && i < jobs.size(); ++i)
             for (const auto& c : results[i].checks)
-                if (c.skipped && jobs[i].lab->bank_conflicts && c.name == jobs[i].lab->bank_conflicts->name) {
-                    std::cerr << "grade: the bank-conflict check could not run here (--profile require): " << c.message << "\n";
+                if (c.skipped && ((jobs[i].lab->bank_conflicts && c.name == jobs[i].lab->bank_conflicts->name) ||
+                                  (jobs[i].lab->shared_use && c.name == jobs[i].lab->shared_use->name))) {
+                    std::cerr << "grade: " << c.name << " could not run here (--profile require): " << c.message << "\n";
                     return course::kExitNoGpu;
                 }
 

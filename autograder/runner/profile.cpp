@@ -6,6 +6,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -95,27 +96,86 @@ bool in_namespace(const std::string& kernel, const std::string& ns) {
 
 }  // namespace
 
-std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* malformed) {
-    static const char* metrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
+// The quantities the shared-memory-use rules may name. Instruction counts are warp-level (one per warp
+// that executed the instruction with any lane on); bytes are those the instructions asked for.
+const std::vector<ProfileQuantity>& profile_quantities() {
+    static const std::vector<ProfileQuantity> q = {
+        {"warps", {"smsp__warps_launched.sum"}, {}, "warps launched"},
+        {"blocks", {"sm__ctas_launched.sum"}, {}, "blocks launched"},
+        {"shared_stores",
+         {"smsp__sass_inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_shared_atom.sum"},
+         {},
+         "shared-memory store and atomic instructions"},
+        {"shared_loads", {"smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum"}, {},
+         "shared-memory load instructions"},
+        {"shared_load_bytes", {"smsp__sass_data_bytes_mem_shared_op_ld.sum"}, {}, "bytes loaded from shared memory"},
+        // Staged: written into shared memory by stores, by cp.async (LDGSTS) or by the tensor memory accelerator.
+        {"staged_bytes",
+         {"smsp__sass_data_bytes_mem_shared_op_st.sum", "smsp__sass_data_bytes_mem_global_op_ldgsts.sum",
+          "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"},
+         {},
+         "bytes written into shared memory (stores, cp.async, TMA)"},
+        {"global_load_bytes",
+         {"smsp__sass_data_bytes_mem_global_op_ld.sum", "smsp__sass_data_bytes_mem_global_op_ldgsts.sum",
+          "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"},
+         {},
+         "bytes loaded from global memory (loads, cp.async, TMA)"},
+        {"global_store_bytes", {"smsp__sass_data_bytes_mem_global_op_st.sum"}, {}, "bytes stored to global memory"},
+        {"global_writes",
+         {"smsp__sass_inst_executed_op_global_st.sum", "smsp__sass_inst_executed_op_global_red.sum",
+          "smsp__sass_inst_executed_op_global_atom.sum"},
+         {},
+         "global-memory store, reduction and atomic instructions"},
+        {"ffma", {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}, {}, "FP32 fused multiply-adds (per thread)"},
+        // The tensor pipe, less HFMA2.MMA: the compiler's way of moving constants into registers, which
+        // counts on that pipe in every kind of kernel.
+        {"tensor_instructions",
+         {"sm__inst_executed_pipe_tensor.sum"},
+         {"sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum"},
+         "tensor-core instructions"},
+    };
+    return q;
+}
+
+std::string profile_metrics() {
+    std::string out = kProfileMetrics;
+    for (const auto& q : profile_quantities()) {
+        for (const auto* list : {&q.plus, &q.minus})
+            for (const char* m : *list)
+                if (out.find(m) == std::string::npos) out += std::string(",") + m;
+    }
+    return out;
+}
+
+std::optional<double> KernelCounts::quantity(const std::string& name) const {
+    for (const auto& q : profile_quantities()) {
+        if (name != q.name) continue;
+        double v = 0;
+        for (const auto* list : {&q.plus, &q.minus})
+            for (const char* m : *list) {
+                const auto it = metrics.find(m);
+                if (it == metrics.end() || !(it->second >= 0)) return std::nullopt;
+                v += list == &q.plus ? it->second : -it->second;
+            }
+        return std::max(v, 0.0);
+    }
+    return std::nullopt;
+}
+
+std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed) {
     std::istringstream in(text);
     std::string line;
     std::vector<std::string> header;
-    std::vector<SharedTraffic> out;
-    std::size_t name_col = 0, cols[4] = {0, 0, 0, 0};
+    std::vector<KernelCounts> out;
+    std::size_t name_col = 0, process_col = 0;
     while (std::getline(in, line)) {
         if (line.rfind("\"ID\",", 0) == 0) {  // the header of the raw page
             header = csv_fields(line);
-            std::map<std::string, std::size_t> at;
-            for (std::size_t i = 0; i < header.size(); ++i) at.emplace(header[i], i);
-            if (!at.count("Kernel Name")) throw std::runtime_error("ncu's report has no \"Kernel Name\" column");
-            name_col = at["Kernel Name"];
-            for (int m = 0; m < 4; ++m) {
-                if (!at.count(metrics[m])) throw std::runtime_error(std::string("ncu's report has no ") + metrics[m]);
-                cols[m] = at[metrics[m]];
-            }
+            const auto at = std::find(header.begin(), header.end(), "Kernel Name");
+            if (at == header.end()) throw std::runtime_error("ncu's report has no \"Kernel Name\" column");
+            name_col = static_cast<std::size_t>(at - header.begin());
+            const auto proc = std::find(header.begin(), header.end(), "Process Name");
+            process_col = proc == header.end() ? header.size() : static_cast<std::size_t>(proc - header.begin());
             continue;
         }
         if (header.empty() || line.empty() || line[0] != '"') continue;
@@ -125,13 +185,50 @@ std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* m
             if (malformed) ++*malformed;
             continue;
         }
-        SharedTraffic t;
-        t.kernel = f[name_col];
-        double* fields[] = {&t.load_wavefronts, &t.load_conflicts, &t.store_wavefronts, &t.store_conflicts};
-        for (int m = 0; m < 4; ++m) *fields[m] = number(f[cols[m]]);
-        out.push_back(t);
+        KernelCounts k;
+        k.kernel = f[name_col];
+        if (process_col < f.size()) k.process = f[process_col];
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (header[i].find("__") != std::string::npos) k.metrics[header[i]] = number(f[i]);
+        out.push_back(std::move(k));
     }
     if (header.empty()) throw std::runtime_error("ncu wrote no report");
+    return out;
+}
+
+namespace {
+SharedTraffic traffic_of(const KernelCounts& k) {
+    static const char* metrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
+    SharedTraffic t;
+    t.kernel = k.kernel;
+    double* fields[] = {&t.load_wavefronts, &t.load_conflicts, &t.store_wavefronts, &t.store_conflicts};
+    for (int m = 0; m < 4; ++m) {
+        const auto it = k.metrics.find(metrics[m]);
+        *fields[m] = it == k.metrics.end() ? std::nan("") : it->second;
+    }
+    return t;
+}
+}  // namespace
+
+std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* malformed) {
+    const auto counts = parse_ncu_counts(text, malformed);
+    // The columns must be there (a report of other metrics is not one of this check's).
+    for (const char* m : {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}) {
+        std::istringstream in(text);
+        std::string line;
+        bool found = false;
+        while (std::getline(in, line))
+            if (line.rfind("\"ID\",", 0) == 0 && line.find(std::string("\"") + m + "\"") != std::string::npos) found = true;
+        if (!found) throw std::runtime_error(std::string("ncu's report has no ") + m);
+    }
+    std::vector<SharedTraffic> out;
+    for (const auto& k : counts) out.push_back(traffic_of(k));
     return out;
 }
 
@@ -140,7 +237,7 @@ std::vector<std::string> ncu_command(const std::string& ncu, const std::string& 
     // --clock-control none: the GPU's clocks stay as they are (counts do not depend on them), and a
     // machine shared with other graders is not disturbed.
     // Mangled kernel names: the only form that always carries the namespace.
-    std::vector<std::string> cmd = {ncu,     "--clock-control", "none", "--metrics",           kProfileMetrics,
+    std::vector<std::string> cmd = {ncu,     "--clock-control", "none", "--metrics",           profile_metrics(),
                                     "--csv", "--page",          "raw",  "--print-kernel-base", "mangled",
                                     "--log-file", log_file, "--target-processes", "all"};
     cmd.insert(cmd.end(), program.begin(), program.end());
@@ -149,6 +246,155 @@ std::vector<std::string> ncu_command(const std::string& ncu, const std::string& 
 
 namespace {
 CheckResult base(const RubricBankConflicts& item) { return runner_item(item.name, item.points, item.visibility); }
+CheckResult base(const RubricSharedUse& item) { return runner_item(item.name, item.points, item.visibility); }
+
+// What a profile run gave, read once for every item judged from it: the lab's kernel launches, each with
+// the call of the workload it belongs to. The grader's probe runs once in the check program before the
+// workload, and after each of its calls in the process that runs the lab's code (ncu lists each process's
+// launches together, in order, the processes in the order they started): the launches between two probes
+// are one call's.
+struct ProfileReading {
+    std::vector<KernelCounts> lab;     // the lab's launches, in order
+    std::vector<std::size_t> call_of;  // for each, the index of its call in `calls`
+    std::vector<std::string> calls;    // the workload's calls, as it named them (one "workload" if it did not)
+    nlohmann::json end;                // the workload's end record
+    bool skipped = false;              // the counters cannot be read here (the item is not run)
+};
+
+// Reads @p run: fills @p c (its class and message) and returns nullopt when the run cannot be judged by
+// its counters; returns the reading otherwise (skipped set when the counters cannot be read here, the
+// workload having run faithfully).
+std::optional<ProfileReading> read_profile(CheckResult& c, const ProfileRun& run, const std::string& key,
+                                           double timeout_s, const std::string& lab_namespace) {
+    c.seconds = run.seconds;
+    const std::string where = " (log: " + run.log_path + ")";
+    const auto& o = run.outcome;
+    // How the workload ended comes first: a lab that hangs or crashes under the profiler is judged for that.
+    if (o.kind == ProcessOutcome::Kind::TimedOut) {
+        set_failure(c, Failure::Timeout,
+                    "the workload was still running under ncu after " + std::to_string(static_cast<int>(timeout_s)) +
+                        " s" + where);
+        return std::nullopt;
+    }
+    if (o.kind == ProcessOutcome::Kind::Signaled) {
+        set_failure(c, Failure::Crash, "the workload died under ncu with signal " + std::to_string(o.code) + where);
+        return std::nullopt;
+    }
+    std::vector<KernelCounts> kernels;
+    std::string unreadable;
+    std::size_t malformed = 0;
+    try {
+        kernels = parse_ncu_counts(run.log_text, &malformed);
+    } catch (const std::exception& e) {
+        unreadable = e.what();
+    }
+    // The grader's probe runs before the lab's calls: when it was not profiled, or its counts are not what
+    // its access pattern must give, the counters cannot be trusted here. Its name is the grader's own (a
+    // lab may define nothing outside its namespace); every other kernel is the lab's.
+    std::vector<std::size_t> probes;
+    if (unreadable.empty()) {
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+            if (is_probe(kernels[i].kernel)) probes.push_back(i);
+        if (probes.empty()) unreadable = "the grader's probe kernel was not profiled";
+        else {
+            const SharedTraffic probe = traffic_of(kernels[probes[0]]);
+            const double ld = conflict_share(probe.load_conflicts, probe.load_wavefronts);
+            const double st = conflict_share(probe.store_conflicts, probe.store_wavefronts);
+            if (!(ld > 0.4 && ld < 0.6 && st < 0.05))
+                unreadable = "the counters misread the grader's probe (" + describe(probe) +
+                             "; expected about 50% of its loads as replays, and none of its stores)";
+        }
+    }
+    ProfileReading r;
+    if (!unreadable.empty()) {
+        // Nsight Compute cannot read this GPU's counters (no permission, a virtual machine): only a workload
+        // that ran to its end faithfully is given the benefit (ncu's own exit status may say the error).
+        // A workload that failed is judged for that below, whatever the counters.
+        nlohmann::json end;
+        if (workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end).empty() &&
+            end.value("passed", false)) {
+            std::string why = "Nsight Compute could not measure this GPU's counters";
+            if (run.log_text.find("ERR_NVGPUCTRPERM") != std::string::npos)
+                why += " (ERR_NVGPUCTRPERM: profiling needs administrator rights on this machine)";
+            c.message = why + "; " + unreadable + where;
+            r.skipped = true;
+            return r;
+        }
+    }
+    if (const std::string problem = workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, r.end);
+        !problem.empty()) {
+        set_failure(c, o.code == 3 ? Failure::IllegalMemoryAccess : Failure::GraderIntegrity, "under ncu: " + problem + where);
+        return std::nullopt;
+    }
+    if (!r.end.value("passed", false)) {
+        const Failure cls = failure_from_string(r.end.value("class", "")).value_or(Failure::WrongResult);
+        set_failure(c, cls == Failure::None ? Failure::WrongResult : cls,
+                    "the workload failed under ncu: " + r.end.value("message", std::string()));
+        return std::nullopt;
+    }
+    if (!unreadable.empty()) {
+        set_failure(c, Failure::GraderIntegrity, unreadable + where);
+        return std::nullopt;
+    }
+    // The counters work (the probe read true): a kernel ncu could not profile, or a report row that cannot
+    // be read, is a measurement missing, not a reason to skip.
+    if (malformed > 0) {
+        set_failure(c, Failure::GraderIntegrity, std::to_string(malformed) + " row(s) of ncu's report cannot be read" + where);
+        return std::nullopt;
+    }
+    std::string line_of_log;
+    for (std::istringstream lines(run.log_text); std::getline(lines, line_of_log);)
+        if (line_of_log.rfind("==ERROR==", 0) == 0) {
+            set_failure(c, Failure::GraderIntegrity, "Nsight Compute: " + line_of_log.substr(10) + where);
+            return std::nullopt;
+        }
+    // Only the grader launches its probe: once before the workload, and once after each call it names.
+    if (r.end.contains("calls") && r.end["calls"].is_array())
+        for (const auto& name : r.end["calls"]) r.calls.push_back(name.is_string() ? name.get<std::string>() : "?");
+    const std::size_t expected = 1 + r.calls.size();
+    if (r.calls.empty()) r.calls.push_back("the workload");
+    if (probes.size() != expected) {
+        set_failure(c, Failure::GraderIntegrity,
+                    "the grader's probe kernel ran " + std::to_string(probes.size()) + " times, not " +
+                        std::to_string(expected) + "; only the grader launches it" + where);
+        return std::nullopt;
+    }
+    // Whose each launch is. Where the lab's code runs in a process of its own (its launch host, named
+    // "<program>_host"), every launch of that process is the lab's, and those of the check program and of
+    // the peers' host ("lab<id>_peer_host") are the grader's: its inputs, references and verification.
+    // Where the lab's code runs in the check program, the lab's launches are those of its namespace, less
+    // its baselines'.
+    const auto ends_with = [](const std::string& s, const std::string& tail) {
+        return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    const auto student_host = [&](const KernelCounts& k) {
+        return ends_with(k.process, "_host") && !ends_with(k.process, "_peer_host");
+    };
+    bool isolated = false;
+    for (const auto& k : kernels) isolated = isolated || student_host(k);
+    for (std::size_t i = 0, call = 0; i < kernels.size(); ++i) {
+        if (is_probe(kernels[i].kernel)) {
+            if (i != probes[0]) ++call;
+            continue;
+        }
+        const bool in_lab = in_namespace(kernels[i].kernel, lab_namespace);
+        if (isolated ? !student_host(kernels[i])
+                     : !in_lab || in_namespace(kernels[i].kernel, lab_namespace + "::baseline") ||
+                           kernels[i].kernel.rfind("_ZN" + std::to_string(lab_namespace.size()) + lab_namespace +
+                                                       "8baseline", 0) == 0)
+            continue;  // the grader's
+        if (i < probes[0] || !in_lab) {
+            set_failure(c, Failure::GraderIntegrity,
+                        (i < probes[0] ? "a kernel ran before the grader's probe in the lab's workload: "
+                                       : "a kernel outside namespace " + lab_namespace + " ran in the lab's workload: ") +
+                            display_name(kernels[i].kernel) + where);
+            return std::nullopt;
+        }
+        r.lab.push_back(kernels[i]);
+        r.call_of.push_back(std::min(call, r.calls.size() - 1));
+    }
+    return r;
+}
 }  // namespace
 
 CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why) {
@@ -159,107 +405,104 @@ CheckResult bank_conflicts_not_built(const RubricBankConflicts& item, const Proc
     return runner_item_not_built(base(item), build);
 }
 
+CheckResult shared_use_skipped(const RubricSharedUse& item, const std::string& why) {
+    return runner_item_skipped(base(item), why);
+}
+
+CheckResult shared_use_not_built(const RubricSharedUse& item, const ProcessOutcome& build) {
+    return runner_item_not_built(base(item), build);
+}
+
+CheckResult judge_shared_use(const RubricSharedUse& item, const ProfileRun& run, const std::string& key,
+                             double timeout_s, const std::string& lab_namespace) {
+    CheckResult c = base(item);
+    const std::optional<ProfileReading> r = read_profile(c, run, key, timeout_s, lab_namespace);
+    if (!r) return c;
+    if (r->skipped) {
+        CheckResult s = shared_use_skipped(item, c.message);
+        s.seconds = run.seconds;
+        return s;
+    }
+    const std::string where = " (log: " + run.log_path + ")";
+    for (const auto& rule : item.rules)
+        for (const std::string& q : {rule.measure, rule.of}) {
+            bool known = false;
+            for (const auto& p : profile_quantities()) known = known || q == p.name;
+            if (!known) {
+                set_failure(c, Failure::GraderIntegrity, "the rubric names an unknown quantity \"" + q + "\"");
+                return c;
+            }
+        }
+    const auto says = [](const std::string& name) {
+        for (const auto& p : profile_quantities())
+            if (name == p.name) return std::string(p.says);
+        return name;
+    };
+    // What each call's launches did, for the report.
+    std::vector<std::map<std::string, double>> sums(r->calls.size());
+    std::vector<int> launches(r->calls.size(), 0);
+    for (std::size_t i = 0; i < r->lab.size(); ++i) {
+        ++launches[r->call_of[i]];
+        for (const auto& p : profile_quantities())
+            if (const auto v = r->lab[i].quantity(p.name)) sums[r->call_of[i]][p.name] += *v;
+    }
+    for (std::size_t call = 0; call < r->calls.size(); ++call) {
+        std::string line = r->calls[call] + ": " + std::to_string(launches[call]) + " launch(es)";
+        for (const char* q : {"warps", "shared_stores", "shared_loads", "staged_bytes", "global_load_bytes", "global_writes"})
+            if (sums[call].count(q)) line += ", " + std::string(q) + " " + num(sums[call][q], 0);
+        c.notes.push_back(line);
+    }
+    for (std::size_t call = 0; call < r->calls.size(); ++call)
+        if (launches[call] == 0) {
+            set_failure(c, Failure::TechniqueNotUsed,
+                        "no kernel of yours ran during " + r->calls[call] + ": the work must be done by your kernels" + where);
+            return c;
+        }
+    for (std::size_t i = 0; i < r->lab.size(); ++i) {
+        const KernelCounts& k = r->lab[i];
+        const std::optional<double> warps = k.quantity("warps");
+        if (!warps) {
+            set_failure(c, Failure::GraderIntegrity, "ncu gave no counts for " + display_name(k.kernel) + where);
+            return c;
+        }
+        if (*warps < item.min_warps) continue;
+        for (const auto& rule : item.rules) {
+            const std::optional<double> lhs = k.quantity(rule.measure), rhs = k.quantity(rule.of);
+            if (!lhs || !rhs) {
+                set_failure(c, Failure::GraderIntegrity,
+                            "ncu gave no counts of " + (lhs ? rule.of : rule.measure) + " for " + display_name(k.kernel) + where);
+                return c;
+            }
+            const double bound = rule.factor * *rhs;
+            const bool holds = rule.at_least ? *lhs >= bound : *lhs <= bound;
+            if (holds) continue;
+            set_failure(c, Failure::TechniqueNotUsed,
+                        "during " + r->calls[r->call_of[i]] + ", " + display_name(k.kernel) + " (" + num(*warps, 0) +
+                            " warps) executed " + num(*lhs, 0) + " " + says(rule.measure) + " against " + num(*rhs, 0) +
+                            " " + says(rule.of) + ": " + (rule.at_least ? "at least " : "at most ") + num(rule.factor, 4) +
+                            " per one (" + num(bound, 0) + ") are the technique's" + where);
+            if (!rule.why.empty()) c.hint = rule.why;
+            return c;
+        }
+    }
+    c.points = item.points;
+    return c;
+}
+
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
                                  double timeout_s, const std::string& lab_namespace) {
     CheckResult c = base(item);
-    c.seconds = run.seconds;
+    const std::optional<ProfileReading> r = read_profile(c, run, key, timeout_s, lab_namespace);
+    if (!r) return c;
+    if (r->skipped) {
+        CheckResult s = bank_conflicts_skipped(item, c.message);
+        s.seconds = run.seconds;
+        return s;
+    }
     const std::string where = " (log: " + run.log_path + ")";
-    const auto& o = run.outcome;
-    // How the workload ended comes first: a lab that hangs or crashes under the profiler is judged for that.
-    if (o.kind == ProcessOutcome::Kind::TimedOut) {
-        set_failure(c, Failure::Timeout,
-                    "the workload was still running under ncu after " + std::to_string(static_cast<int>(timeout_s)) +
-                        " s" + where);
-        return c;
-    }
-    if (o.kind == ProcessOutcome::Kind::Signaled) {
-        set_failure(c, Failure::Crash, "the workload died under ncu with signal " + std::to_string(o.code) + where);
-        return c;
-    }
-    std::vector<SharedTraffic> kernels;
-    std::string unreadable;
-    std::size_t malformed = 0;
-    std::string line_of_log;
-    try {
-        kernels = parse_ncu_csv(run.log_text, &malformed);
-    } catch (const std::exception& e) {
-        unreadable = e.what();
-    }
-    // The grader's probe runs once, before the lab's tests: when it was not profiled, or its counts are not
-    // what its access pattern must give, the counters cannot be trusted here. Its name is the grader's own
-    // (a lab may define nothing outside its namespace); every other kernel is the lab's.
+    const nlohmann::json& end = r->end;
     std::vector<SharedTraffic> lab_kernels;
-    std::size_t probes = 0;
-    if (unreadable.empty()) {
-        const SharedTraffic* probe = nullptr;
-        for (const auto& k : kernels) {
-            if (is_probe(k.kernel)) ++probes, probe = &k;
-            else lab_kernels.push_back(k);
-        }
-        if (probes == 0) unreadable = "the grader's probe kernel was not profiled";
-        else if (probes == 1) {
-            const double ld = conflict_share(probe->load_conflicts, probe->load_wavefronts);
-            const double st = conflict_share(probe->store_conflicts, probe->store_wavefronts);
-            if (!(ld > 0.4 && ld < 0.6 && st < 0.05))
-                unreadable = "the counters misread the grader's probe (" + describe(*probe) +
-                             "; expected about 50% of its loads as replays, and none of its stores)";
-        }
-    }
-    if (!unreadable.empty()) {
-        // Nsight Compute cannot read this GPU's counters (no permission, a virtual machine): only a workload
-        // that ran to its end faithfully is given the benefit (ncu's own exit status may say the error).
-        // A workload that failed is judged for that below, whatever the counters.
-        nlohmann::json end;
-        if (workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end).empty() &&
-            end.value("passed", false)) {
-            std::string why = "Nsight Compute could not measure this GPU's shared-memory counters";
-            if (run.log_text.find("ERR_NVGPUCTRPERM") != std::string::npos)
-                why += " (ERR_NVGPUCTRPERM: profiling needs administrator rights on this machine)";
-            CheckResult s = bank_conflicts_skipped(item, why + "; " + unreadable + where);
-            s.seconds = run.seconds;
-            return s;
-        }
-    }
-    nlohmann::json end;
-    if (const std::string problem = workload_records_problem(parse_json_lines(run.records), key, kProfileWorkload, end);
-        !problem.empty()) {
-        set_failure(c, o.code == 3 ? Failure::IllegalMemoryAccess : Failure::GraderIntegrity, "under ncu: " + problem + where);
-        return c;
-    }
-    if (!end.value("passed", false)) {
-        const Failure cls = failure_from_string(end.value("class", "")).value_or(Failure::WrongResult);
-        set_failure(c, cls == Failure::None ? Failure::WrongResult : cls,
-                    "the workload failed under ncu: " + end.value("message", std::string()));
-        return c;
-    }
-    if (!unreadable.empty()) {
-        set_failure(c, Failure::GraderIntegrity, unreadable + where);
-        return c;
-    }
-    // The counters work (the probe read true): a kernel ncu could not profile, or a report row that cannot
-    // be read, is a measurement missing, not a reason to skip.
-    if (malformed > 0) {
-        set_failure(c, Failure::GraderIntegrity, std::to_string(malformed) + " row(s) of ncu's report cannot be read" + where);
-        return c;
-    }
-    for (std::istringstream lines(run.log_text); std::getline(lines, line_of_log);)
-        if (line_of_log.rfind("==ERROR==", 0) == 0) {
-            set_failure(c, Failure::GraderIntegrity, "Nsight Compute: " + line_of_log.substr(10) + where);
-            return c;
-        }
-    // Only the grader launches its probe, once; every other kernel must be the lab's own.
-    if (probes > 1) {
-        set_failure(c, Failure::GraderIntegrity,
-                    "the grader's probe kernel ran " + std::to_string(probes) + " times; only the grader launches it" + where);
-        return c;
-    }
-    for (const SharedTraffic& k : lab_kernels)
-        if (!in_namespace(k.kernel, lab_namespace)) {
-            set_failure(c, Failure::GraderIntegrity,
-                        "a kernel outside namespace " + lab_namespace + " ran in the lab's workload: " +
-                            display_name(k.kernel) + where);
-            return c;
-        }
+    for (const auto& k : r->lab) lab_kernels.push_back(traffic_of(k));
     // The traffic a transpose needs: for every 32 elements, one conflict-free load wavefront and one store
     // wavefront. Conflicts are counted against that, so shared-memory traffic added on purpose (to dilute
     // them) changes nothing.

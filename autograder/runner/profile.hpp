@@ -11,22 +11,55 @@
 
 #include "results.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace grading {
 
-/// @brief The test case the lab program runs with `--workload profile`.
-inline constexpr const char* kProfileWorkload = "bank conflict workload";
+/// @brief The test case the lab program runs with `--profile-workload`.
+inline constexpr const char* kProfileWorkload = "profile workload";
 
 /// @brief The name of the grader's probe kernel in namespace grading (grading_main launches it first).
 inline constexpr const char* kProfileProbeKernel = "course_bank_conflict_probe";
 
-/// @brief The Nsight Compute metrics the check reads, comma-separated.
+/// @brief The Nsight Compute metrics of the bank-conflict check, comma-separated.
 inline constexpr const char* kProfileMetrics =
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+
+/// @brief A quantity the shared-memory-use check judges, summed from ncu metrics of one kernel launch.
+/// The "sass" metrics count the instructions a kernel executed (with their predicate on) and the bytes
+/// they moved; a warp's access to one address by many lanes counts once.
+struct ProfileQuantity {
+    const char* name;                  ///< as rubric.json names it, e.g. "shared_stores"
+    std::vector<const char*> plus;     ///< metrics added up
+    std::vector<const char*> minus;    ///< metrics taken off
+    const char* says;                  ///< for people, e.g. "shared-memory store instructions (warp-level)"
+};
+
+/// @brief Every quantity the rules of rubric.json may name (see the table in profile.cpp).
+const std::vector<ProfileQuantity>& profile_quantities();
+
+/// @brief All metrics the runner asks Nsight Compute for (the bank-conflict check's and those of
+/// profile_quantities()), comma-separated.
+std::string profile_metrics();
+
+/// @brief One profiled kernel launch: its name (mangled, as the runner asks) and every metric of the
+/// report (NaN where ncu gave no number).
+struct KernelCounts {
+    std::string kernel;                       ///< its name
+    std::string process;                      ///< the name of the process that launched it ("" if not given)
+    std::map<std::string, double> metrics;    ///< by metric name
+    /// @brief The quantity @p name (profile_quantities()); nullopt when a metric it needs is missing.
+    std::optional<double> quantity(const std::string& name) const;
+};
+
+/// @brief Reads `ncu --csv --page raw` output into one entry per profiled kernel, in launch order, with
+/// every numeric column. Throws std::runtime_error when there is no result table or no "Kernel Name"
+/// column. Rows after the header that are not records are counted in @p malformed.
+std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed = nullptr);
 
 /// @brief One profiled kernel's shared-memory traffic.
 struct SharedTraffic {
@@ -71,10 +104,25 @@ inline double conflict_share(double conflicts, double wavefronts) { return wavef
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
                                  double timeout_s, const std::string& lab_namespace);
 
+/// @brief The shared-memory-use item's result: every launch of the lab's kernels in the profile workload
+/// (at each of its sizes, the benchmark's included, separated by the grader's probe) judged by the rubric's
+/// rules, each a ratio of two quantities of that launch (profile_quantities()); launches of fewer than
+/// `min_warps` warps are not judged (a reduction's last small step). Fails as TechniqueNotUsed naming the
+/// launch, the call and the rule when one is broken, or when a call of the workload launched no kernel of
+/// the lab; the rest as judge_bank_conflicts().
+CheckResult judge_shared_use(const RubricSharedUse& item, const ProfileRun& run, const std::string& key,
+                             double timeout_s, const std::string& lab_namespace);
+
 /// @brief The item, not run: counted neither way (max_points 0), with @p why in its message.
 CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why);
 
 /// @brief The item when the lab did not build: failed with the build's class, like its other checks.
 CheckResult bank_conflicts_not_built(const RubricBankConflicts& item, const ProcessOutcome& build);
+
+/// @brief bank_conflicts_skipped() for the shared-memory-use item.
+CheckResult shared_use_skipped(const RubricSharedUse& item, const std::string& why);
+
+/// @brief bank_conflicts_not_built() for the shared-memory-use item.
+CheckResult shared_use_not_built(const RubricSharedUse& item, const ProcessOutcome& build);
 
 }  // namespace grading

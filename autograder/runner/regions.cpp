@@ -1,7 +1,9 @@
 // Student regions: comparison, checking and reassembly (see regions.hpp).
 #include "regions.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -36,7 +38,8 @@ struct Lexer {
     const std::string& s;
     bool region;            // checking a region body (refusals) or scanning a skeleton (scope only)
     RegionScope scope = RegionScope::Function;
-    std::string error;
+    std::string error;      // why the region is refused ("" when it is not)
+    int error_line = 0;     // the line of the first problem, counted from 1 at the region's first line
     int line = 1;
     // For each open brace: whether it opened a namespace (or extern "C" block).
     std::vector<char> stack;                 // '(' '[' '{'
@@ -47,7 +50,10 @@ struct Lexer {
     Lexer(const std::string& text, bool is_region) : s(text), region(is_region) {}
 
     bool fail(const std::string& why) {
-        if (error.empty()) error = "line " + std::to_string(line) + " of the region: " + why;
+        if (error.empty()) {
+            error = why;
+            error_line = line;
+        }
         return false;
     }
 
@@ -324,6 +330,18 @@ Skeleton skeleton_of(const std::string& text) {
     return sk;
 }
 
+namespace {
+// The first place two skeletons differ outside their regions: an index into both's lines, or the end of
+// the shorter (index == its size) when one has extra lines. nullopt when they agree.
+std::optional<std::size_t> first_difference(const Skeleton& a, const Skeleton& b) {
+    const std::size_t n = std::min(a.lines.size(), b.lines.size());
+    for (std::size_t i = 0; i < n; ++i)
+        if (a.lines[i] != b.lines[i]) return i;
+    if (a.lines.size() != b.lines.size()) return n;
+    return std::nullopt;
+}
+}  // namespace
+
 std::string compare_skeletons(const std::string& starter, const std::string& solution, const std::string& starter_name,
                               const std::string& solution_name) {
     const Skeleton a = skeleton_of(starter), b = skeleton_of(solution);
@@ -338,21 +356,21 @@ std::string compare_skeletons(const std::string& starter, const std::string& sol
         return "student regions differ: " + starter_name + " has " + join(a.regions) + ", " + solution_name + " has " +
                join(b.regions);
     }
-    const std::size_t n = std::min(a.lines.size(), b.lines.size());
-    for (std::size_t i = 0; i < n; ++i)
-        if (a.lines[i] != b.lines[i])
-            return "outside the student regions, " + starter_name + ":" + std::to_string(a.line_numbers[i]) + " reads\n  " +
-                   a.lines[i] + "\nbut " + solution_name + ":" + std::to_string(b.line_numbers[i]) + " reads\n  " + b.lines[i];
-    if (a.lines.size() != b.lines.size())
-        return (a.lines.size() > b.lines.size() ? starter_name : solution_name) + " has extra lines after the last common one";
-    return "";
+    const auto i = first_difference(a, b);
+    if (!i) return "";
+    if (*i < a.lines.size() && *i < b.lines.size())
+        return "outside the student regions, " + starter_name + ":" + std::to_string(a.line_numbers[*i]) + " reads\n  " +
+               a.lines[*i] + "\nbut " + solution_name + ":" + std::to_string(b.line_numbers[*i]) + " reads\n  " + b.lines[*i];
+    return (a.lines.size() > b.lines.size() ? starter_name : solution_name) + " has extra lines after the last common one";
 }
 
-std::string check_region_body(const std::string& body, RegionScope scope) {
+std::string check_region_body(const std::string& body, RegionScope scope, int first_line) {
     Lexer lex(body, /*is_region=*/true);
     lex.scope = scope;
     lex.run();
-    return lex.error;
+    if (lex.error.empty()) return "";
+    return first_line > 0 ? "line " + std::to_string(first_line + lex.error_line - 1) + ": " + lex.error
+                          : "line " + std::to_string(lex.error_line) + " of the region: " + lex.error;
 }
 
 Assembly assemble(const SourceText& skeleton, const SourceText& submission, const SourceText* fill) {
@@ -380,14 +398,27 @@ Assembly assemble(const SourceText& skeleton, const SourceText& submission, cons
         if (!known) out.notes.push_back("ignored: '" + sub.regions[i] + "' is not a student region of this lab");
     }
 
-    // What the submission changed outside its regions has no effect; say so, once, with the first place.
+    // What the submission changed outside its regions has no effect; say so, once, with the first line of
+    // the student's file that differs from the course's.
+    const std::string no_effect = "only the student regions are graded, so edits outside them have no effect";
     if (sub.regions == sk.regions) {
-        const std::string diff = compare_skeletons(skeleton.text, submission.text, skeleton.name, submission.name);
-        if (!diff.empty())
-            out.notes.push_back("edits outside the student regions have no effect (graded as the course's file with "
-                                "your regions): " + diff);
+        if (const auto i = first_difference(sub, sk)) {
+            if (*i < sub.lines.size() && *i < sk.lines.size())
+                out.notes.push_back("line " + std::to_string(sub.line_numbers[*i]) + " of your " + submission.name +
+                                    " differs from the course's file (" + no_effect + "; the course's line " +
+                                    std::to_string(sk.line_numbers[*i]) + " is used). Yours reads\n  " + sub.lines[*i] +
+                                    "\nthe course's reads\n  " + sk.lines[*i]);
+            else if (*i < sub.lines.size())
+                out.notes.push_back("your " + submission.name + " has lines the course's file does not, from line " +
+                                    std::to_string(sub.line_numbers[*i]) + " (" + no_effect + ")");
+            else
+                out.notes.push_back("your " + submission.name + " ends before the course's file does, at line " +
+                                    std::to_string(sub.line_numbers.empty() ? 0 : sub.line_numbers.back()) + " (" +
+                                    no_effect + ")");
+        }
     } else if (!fill) {
-        out.notes.push_back("edits outside the student regions have no effect (graded as the course's file with your regions)");
+        out.notes.push_back("your " + submission.name + " has other student regions than the course's file (" + no_effect +
+                            ")");
     }
 
     // Each region's scope, from the skeleton's nesting where its BEGIN marker stands.
@@ -425,10 +456,9 @@ Assembly assemble(const SourceText& skeleton, const SourceText& submission, cons
             if (k == filler.regions.size()) throw std::runtime_error(fill->name + ": no region " + name);
         }
         const std::string& body = parts->bodies[k];
-        const std::string problem = check_region_body(body, scope);
+        const std::string problem = check_region_body(body, scope, parts->body_first_line[k]);
         if (!problem.empty()) {
-            out.refusal = from->name + ", student region '" + name + "' (starting at line " +
-                          std::to_string(parts->body_first_line[k]) + "): " + problem;
+            out.refusal = from->name + ", student region '" + name + "', " + problem;
             return out;
         }
         // The region's END marker in the skeleton.

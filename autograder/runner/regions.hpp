@@ -38,15 +38,16 @@ enum class RegionScope {
     Namespace,  ///< at namespace scope: declarations (constants, __device__ helpers)
 };
 
-/// @brief "" when @p body may stand in a region of @p scope, else why not (the first problem, with its
-/// line counted from 1 at the region's first line). Refused: a preprocessor line (or `_Pragma`), a
+/// @brief "" when @p body may stand in a region of @p scope, else why not: the first problem, with its line
+/// ("line N: ..." of the file when @p first_line, the file's line of the region's first line, is given;
+/// else "line N of the region: ..."). Refused: a preprocessor line (or `_Pragma`), a
 /// digraph, a line that ends in a backslash, a brace, bracket or parenthesis that closes one opened
 /// outside the region (so a region cannot close its function or namespace), one left open at the end,
 /// an unterminated comment, string or character literal; `asm` and attributes (`__attribute__`,
 /// `[[gnu::...]]`; the standard's plain ones such as `[[likely]]` are fine), which could name any symbol,
 /// run code before main or hold any instruction; and at namespace scope `extern "C"`, which would name
 /// symbols outside the lab's namespace.
-std::string check_region_body(const std::string& body, RegionScope scope);
+std::string check_region_body(const std::string& body, RegionScope scope, int first_line = 0);
 
 /// @brief The outcome of assemble().
 struct Assembly {

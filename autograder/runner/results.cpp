@@ -15,7 +15,8 @@ namespace grading {
 double RubricLab::max_points() const {
     double p = 0;
     for (const auto& c : checks) p += c.points;
-    return p + (sanitizer ? sanitizer->points : 0.0) + (bank_conflicts ? bank_conflicts->points : 0.0);
+    return p + (sanitizer ? sanitizer->points : 0.0) + (shared_use ? shared_use->points : 0.0) +
+           (bank_conflicts ? bank_conflicts->points : 0.0);
 }
 
 const RubricLab* Rubric::find(const std::string& id) const {
@@ -78,6 +79,36 @@ Rubric parse_rubric(const nlohmann::json& j) {
                     throw std::runtime_error("rubric: lab " + lab.id + ": unknown compute-sanitizer tool \"" + t + "\"");
             lab.sanitizer = std::move(item);
         }
+        // Every name a lab reports once.
+        const auto taken = [&lab](const std::string& name) {
+            for (const auto& other : lab.checks)
+                if (other.name == name) return true;
+            return (lab.sanitizer && lab.sanitizer->name == name) || (lab.shared_use && lab.shared_use->name == name);
+        };
+        if (l.contains("shared_memory_use")) {
+            const auto& u = l["shared_memory_use"];
+            RubricSharedUse item{u.at("name").get<std::string>(), u.at("points").get<double>(),
+                                 u.value("min_warps", 0.0)};
+            item.visibility = u.value("visibility", std::string("visible"));
+            item.criterion = u.value("criterion", std::string());
+            check_visibility(item.visibility, item.name);
+            if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
+            if (taken(item.name)) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
+            for (const auto& r : u.at("rules")) {
+                SharedUseRule rule;
+                rule.measure = r.at("measure").get<std::string>();
+                rule.of = r.at("of").get<std::string>();
+                rule.why = r.value("why", std::string());
+                if (r.contains("at_least") == r.contains("at_most"))
+                    throw std::runtime_error("rubric: lab " + lab.id + ": a shared-memory rule needs one of at_least, at_most");
+                rule.at_least = r.contains("at_least");
+                rule.factor = r.at(rule.at_least ? "at_least" : "at_most").get<double>();
+                if (!(rule.factor >= 0)) throw std::runtime_error("rubric: lab " + lab.id + ": a shared-memory rule's factor is negative");
+                item.rules.push_back(std::move(rule));
+            }
+            if (item.rules.empty()) throw std::runtime_error("rubric: lab " + lab.id + "'s shared-memory-use item has no rule");
+            lab.shared_use = std::move(item);
+        }
         if (l.contains("bank_conflicts")) {
             const auto& b = l["bank_conflicts"];
             RubricBankConflicts item{b.at("name").get<std::string>(), b.at("points").get<double>(),
@@ -87,10 +118,7 @@ Rubric parse_rubric(const nlohmann::json& j) {
             if (item.points < 0) throw std::runtime_error("rubric: negative points for \"" + item.name + "\"");
             if (!(item.max_share >= 0 && item.max_share < 0.5))
                 throw std::runtime_error("rubric: lab " + lab.id + "'s bank-conflict share limit must be in [0, 0.5)");
-            for (const auto& other : lab.checks)
-                if (other.name == item.name) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
-            if (lab.sanitizer && lab.sanitizer->name == item.name)
-                throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
+            if (taken(item.name)) throw std::runtime_error("rubric: lab " + lab.id + " lists \"" + item.name + "\" twice");
             lab.bank_conflicts = std::move(item);
         }
         if (r.find(lab.id)) throw std::runtime_error("rubric: lab " + lab.id + " appears twice");

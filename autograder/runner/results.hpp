@@ -47,6 +47,27 @@ struct RubricBankConflicts {
     std::string criterion;               ///< as RubricCheck::criterion
 };
 
+/// @brief One rule of the shared-memory-use item: for every judged launch of the lab's kernels,
+/// quantity `measure` is at least (or at most) `factor` times quantity `of` (profile.hpp's quantities).
+struct SharedUseRule {
+    std::string measure;   ///< e.g. "shared_stores"
+    bool at_least = true;  ///< at least (else at most)
+    double factor = 0;     ///< the ratio's bound
+    std::string of;        ///< e.g. "warps"
+    std::string why;       ///< the technique's reasoning, shown when the rule is broken
+};
+
+/// @brief The runner's own item of a lab: its profile workload run under Nsight Compute, whose counters
+/// show what the lab's kernels executed, judged against floors derived from the technique.
+struct RubricSharedUse {
+    std::string name;      ///< as reported, e.g. "shared memory used as the lab teaches (Nsight Compute)"
+    double points = 0;     ///< its weight
+    double min_warps = 0;  ///< launches of fewer warps are not judged
+    std::vector<SharedUseRule> rules;    ///< all must hold
+    std::string visibility = "visible";  ///< as RubricCheck::visibility
+    std::string criterion;               ///< as RubricCheck::criterion
+};
+
 /// @brief One lab in the rubric.
 struct RubricLab {
     std::string id;     ///< "01"
@@ -54,6 +75,7 @@ struct RubricLab {
     std::string title;  ///< "Sum reduction"
     std::vector<RubricCheck> checks;  ///< the lab program's checks, in report order
     std::optional<RubricSanitizer> sanitizer;  ///< the runner's memory and race check, reported after them
+    std::optional<RubricSharedUse> shared_use;  ///< the runner's shared-memory-use check, reported after them
     std::optional<RubricBankConflicts> bank_conflicts;  ///< the runner's bank-conflict check, reported last
     /// @brief Sum of the checks' points (the runner's items included).
     double max_points() const;

@@ -7,12 +7,15 @@
 // A table sits between the lines "<!-- BEGIN RUBRIC TABLE -->" and "<!-- END RUBRIC TABLE -->" of
 // labs/NN-name/README.md (that lab's checks) and of README.md (every lab's points and thresholds); the
 // README's "<!-- BEGIN MARGIN TABLE -->" block lists each speed threshold against the reference's
-// recorded figures on every GPU. Either way, a threshold that leaves the reference less than 25% above
+// recorded figures on every GPU; a handout may hold a "<!-- BEGIN REFERENCE TABLE -->" block, its lab's
+// speed thresholds against the reference's figures, one column a GPU (written only where the block is).
+// Either way, a threshold that leaves the reference less than 25% above
 // it (or below it) on a GPU is an error: the course's calibration rule.
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -27,6 +30,8 @@ const std::string kBegin = "<!-- BEGIN RUBRIC TABLE -->";
 const std::string kEnd = "<!-- END RUBRIC TABLE -->";
 const std::string kMarginBegin = "<!-- BEGIN MARGIN TABLE -->";
 const std::string kMarginEnd = "<!-- END MARGIN TABLE -->";
+const std::string kReferenceBegin = "<!-- BEGIN REFERENCE TABLE -->";
+const std::string kReferenceEnd = "<!-- END REFERENCE TABLE -->";
 constexpr double kMinMargin = 0.25;  // the reference at least 25% above each threshold, on every GPU
 
 // A threshold or a measured ratio: two decimals, always (0.70, 4.00, 27.50).
@@ -50,6 +55,9 @@ std::string lab_table(const RubricLab& lab) {
     for (const auto& c : lab.checks) s << "| " << c.name << " | " << points_str(c.points) << " | " << criterion(c) << " |\n";
     if (lab.sanitizer)
         s << "| " << lab.sanitizer->name << " | " << points_str(lab.sanitizer->points) << " | " << lab.sanitizer->criterion
+          << " |\n";
+    if (lab.shared_use)
+        s << "| " << lab.shared_use->name << " | " << points_str(lab.shared_use->points) << " | " << lab.shared_use->criterion
           << " |\n";
     if (lab.bank_conflicts)
         s << "| " << lab.bank_conflicts->name << " | " << points_str(lab.bank_conflicts->points) << " | "
@@ -101,6 +109,35 @@ std::string margin_table(const Rubric& rubric, std::vector<std::string>& problem
     return s.str();
 }
 
+// One lab's speed thresholds against the reference's figures in the grader, a column for each GPU recorded
+// (the margin table's figures for one lab, laid out so that each GPU's figures stand once).
+std::string reference_table(const RubricLab& lab) {
+    std::vector<std::string> gpus;
+    for (const auto& c : lab.checks)
+        for (const auto& [gpu, range] : c.reference)
+            if (std::find(gpus.begin(), gpus.end(), gpu) == gpus.end()) gpus.push_back(gpu);
+    std::ostringstream s;
+    s << "| check | threshold |";
+    for (const auto& g : gpus) s << " reference on the " << g << " (margin) |";
+    s << "\n| --- | --- |";
+    for (std::size_t i = 0; i < gpus.size(); ++i) s << " --- |";
+    s << "\n";
+    for (const auto& c : lab.checks) {
+        if (!c.threshold) continue;
+        s << "| " << c.name << " | " << number(*c.threshold) << " |";
+        for (const auto& g : gpus) {
+            std::string cell = "—";
+            for (const auto& [gpu, range] : c.reference)
+                if (gpu == g)
+                    cell = number(range.first) + (range.second != range.first ? " to " + number(range.second) : std::string()) +
+                           " (" + percent(range.first / *c.threshold - 1) + ")";
+            s << " " << cell << " |";
+        }
+        s << "\n";
+    }
+    return s.str();
+}
+
 // Replaces what lies between the markers of @p text with @p table; nullopt when the markers are missing.
 std::optional<std::string> with_table(const std::string& text, const std::string& table,
                                       const std::string& begin = kBegin, const std::string& end = kEnd) {
@@ -141,22 +178,36 @@ int main(int argc, char** argv) {
         }
         targets.emplace_back(fs::path(argv[2]) / "labs" / lab.dir / "README.md", lab_table(lab));
     }
+    // The handouts that hold a reference table: where the block is, it is kept up to date.
+    std::vector<std::pair<fs::path, std::string>> references;
+    for (const auto& lab : rubric.labs) {
+        const fs::path handout = fs::path(argv[2]) / "labs" / lab.dir / "README.md";
+        if (read_text_file(handout.string()).value_or("").find(kReferenceBegin) != std::string::npos)
+            references.emplace_back(handout, reference_table(lab));
+    }
     targets.emplace_back(fs::path(argv[2]) / "README.md", course_table(rubric));
     std::vector<std::string> problems;
     const std::string margins = margin_table(rubric, problems);
     for (const auto& p : problems) std::cerr << "rubric_tables: " << p << "\n";
     if (!problems.empty()) return 1;
     int stale = 0;
-    for (std::size_t i = 0; i <= targets.size(); ++i) {
-        // The last round: the README's margin table.
+    const std::size_t rounds = targets.size() + 1 + references.size();
+    for (std::size_t i = 0; i < rounds; ++i) {
+        // After the points tables: the README's margin table, then the handouts' reference tables.
         const bool margin_round = i == targets.size();
-        const fs::path path = margin_round ? targets.back().first : targets[i].first;
+        const bool reference_round = i > targets.size();
+        const fs::path path = margin_round      ? targets.back().first
+                              : reference_round ? references[i - targets.size() - 1].first
+                                                : targets[i].first;
         const auto text = read_text_file(path.string());
-        const auto updated = !text          ? std::nullopt
-                             : margin_round ? with_table(*text, margins, kMarginBegin, kMarginEnd)
-                                            : with_table(*text, targets[i].second);
+        const auto updated =
+            !text             ? std::nullopt
+            : margin_round    ? with_table(*text, margins, kMarginBegin, kMarginEnd)
+            : reference_round ? with_table(*text, references[i - targets.size() - 1].second, kReferenceBegin, kReferenceEnd)
+                              : with_table(*text, targets[i].second);
         if (!updated) {
-            std::cerr << path.string() << ": no " << (margin_round ? kMarginBegin : kBegin) << " ... block\n";
+            std::cerr << path.string() << ": no "
+                      << (margin_round ? kMarginBegin : reference_round ? kReferenceBegin : kBegin) << " ... block\n";
             return 1;
         }
         if (*updated == *text) continue;
@@ -169,7 +220,7 @@ int main(int argc, char** argv) {
         }
     }
     if (!write)
-        std::cout << targets.size() + 1 - static_cast<std::size_t>(stale) << " of " << targets.size() + 1
+        std::cout << rounds - static_cast<std::size_t>(stale) << " of " << rounds
                   << " tables up to date; every threshold leaves the reference at least 25% above it on every GPU recorded\n";
     return stale ? 1 : 0;
 }

@@ -14,13 +14,14 @@
 
 namespace grading {
 
-/// @brief One build step's verdict: {"stage", "ok", "class", "message", "notes"}.
+/// @brief One build step's verdict: {"stage", "ok", "class", "message", "notes", "checked"}.
 struct Verdict {
     std::string stage;                ///< "regions" or "audit"
     bool ok = true;                   ///< false when the step refused the submission
     std::string cls;                  ///< the failure class when refused ("refused_region", "forbidden_symbol")
     std::string message;              ///< why
     std::vector<std::string> notes;   ///< reported, not refused
+    std::string checked;              ///< what the step checked, when it let the submission through (for the dry run)
 
     /// @brief Marks the submission refused (the first refusal is kept).
     void refuse(const std::string& failure_class, const std::string& why) {
@@ -37,7 +38,8 @@ struct Verdict {
         std::error_code made;
         if (!folder.empty()) std::filesystem::create_directories(folder, made);
         std::ofstream out(path, std::ios::trunc);
-        out << nlohmann::json{{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes}}.dump(2)
+        out << nlohmann::json{{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes},
+                             {"checked", checked}}.dump(2)
             << "\n";
         if (!out) {
             std::cerr << stage << ": cannot write " << path << "\n";
@@ -58,6 +60,7 @@ struct Verdict {
         v.cls = j.value("class", "");
         v.message = j.value("message", "");
         v.notes = j.value("notes", std::vector<std::string>{});
+        v.checked = j.value("checked", "");
         return v;
     }
 };

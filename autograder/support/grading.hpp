@@ -94,6 +94,12 @@ void hand_to_workloads(const std::string& name, const std::string& value);
 /// nullopt when none was (a workload run alone, or with --sanitizer only).
 std::optional<std::string> workload_arg(const std::string& name);
 
+/// @brief In the profile workload (run under Nsight Compute): ends one call of the lab's code, named
+/// @p what (e.g. "sum_reduce(n = 268435456), the benchmark's size"). Launches the grader's probe kernel,
+/// which separates the calls in the profiler's report, and names the call in the workload's record, so
+/// that the runner judges each kernel launch with the call that made it.
+void profile_call_done(const std::string& what);
+
 /// @brief In a workload run: the tool that runs it ("memcheck", "racecheck", "synccheck", "ncu"), as the
 /// runner's `--workload-tool` names it; empty when not named.
 const std::string& workload_tool();

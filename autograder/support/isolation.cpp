@@ -375,6 +375,12 @@ std::optional<KernelAttributes> graded_attributes(const void* in_process_kernel)
                             reply.value("static_smem", std::size_t(0))};
 }
 
+void probe_in_student_host() {
+    const nlohmann::json reply = request(Host::Student, {{"op", "probe"}});
+    if (!reply.value("ok", false))
+        throw std::runtime_error("the launch host did not run the grader's probe: " + reply.value("message", std::string()));
+}
+
 std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, std::uint64_t seed) {
     return sample_words_on_device(d_ptr, bytes / 4, seed);
 }

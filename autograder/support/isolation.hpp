@@ -140,6 +140,11 @@ struct KernelAttributes {
 /// student's). Nothing when they cannot be had.
 std::optional<KernelAttributes> graded_attributes(const void* in_process_kernel);
 
+/// @brief Runs the grader's probe kernel (profile_probe.hpp) in the student's host and waits for it: in the
+/// profile workload it separates the calls in Nsight Compute's report, which lists each process's kernels
+/// in order, one process after another.
+void probe_in_student_host();
+
 /// @brief Reads a sample of 32 words of @p bytes of device memory at @p d_ptr (positions drawn from
 /// @p seed) and waits for it: a kernel of the check program's own, so it runs only once the GPU has left
 /// every other process's work or preempted it. Used as the end of a timed interval.

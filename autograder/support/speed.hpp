@@ -155,6 +155,46 @@ inline void fresh_student_process() {
     if (isolation::enabled()) isolation::restart(isolation::Host::Student);
 }
 
+/// @brief The number of the student's next timed call, which seeds its input: it counts on across rounds
+/// and checks, so that no call ever sees contents seen before.
+inline int& timed_call_number() {
+    static int call = 0;
+    return call;
+}
+
+/// @brief Set by a lab's profile workload (run under Nsight Compute): the speed benches then make, after
+/// their correctness gate, one batch of the student's calls as a timed run makes it (every input slot once,
+/// fresh contents, each result verified), and time nothing.
+inline bool& profile_timed_calls() {
+    static bool on = false;
+    return on;
+}
+
+/// @brief What a speed bench does in the profile workload (profile_timed_calls()): the student's calls of
+/// one timed batch, on the same inputs as a graded run's first batch, sent as that batch is, and verified.
+inline void profile_batch(const Contenders& contenders, const VerifiedCalls& calls) {
+    int& call = timed_call_number();
+    const bool ok = run_guarded(
+        [&] {
+            std::optional<isolation::Batch> batch;
+            if (isolation::enabled()) batch.emplace(contenders[0].host);
+            for (int s = 0; s < calls.slots; ++s) {
+                calls.select(s, call + s);
+                contenders[0].run(s);
+            }
+            if (batch) batch->send();
+            CUDA_CHECK(cudaDeviceSynchronize());
+        },
+        "a batch of " + std::to_string(calls.slots) + " calls at the benchmark size");
+    if (!ok) return;
+    for (int s = 0; s < calls.slots; ++s)
+        if (const std::string wrong = calls.verify(s); !wrong.empty()) {
+            fail(Failure::WrongResult, "call " + std::to_string(s + 1) + " of a batch at the benchmark size: " + wrong);
+            return;
+        }
+    call += calls.slots;
+}
+
 /// @brief Times student, baseline and peer round-robin and returns their medians; every student call is
 /// selected and verified through @p calls. Where the lab's code runs in a process of its own
 /// (isolation.hpp), all three are timed across the same boundary, a batch of `calls.slots` calls a run
@@ -162,7 +202,7 @@ inline void fresh_student_process() {
 inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls& calls) {
     const int warmup = 2, repetitions = quick() ? 5 : 15;
     Timings t;
-    static int call = 0;  // counts on across rounds and checks: no call ever sees contents seen before
+    int& call = timed_call_number();
     const auto select = [&](int slot) { calls.select(slot, call); };
     const auto verify = [&](int slot) {
         ++call;
@@ -247,6 +287,10 @@ struct Criterion {
 /// student work the events did not see, as an implausible measurement.
 inline std::vector<Timings> measure_against(const Contenders& contenders, const std::vector<Criterion>& criteria,
                                             const VerifiedCalls& calls) {
+    if (profile_timed_calls()) {
+        profile_batch(contenders, calls);
+        return {};
+    }
     const Timings first = time_contenders(contenders, calls);
     std::vector<Timings> best(criteria.size(), first);
     std::string problem = first.problem;
@@ -320,7 +364,8 @@ inline std::vector<Timings> measure_against(const std::function<void()>& student
 inline Timings measure_against(const std::function<void()>& student, const std::function<void()>& baseline,
                                const std::function<void()>& peer, const std::function<double(const Timings&)>& ratio,
                                double threshold, const VerifiedCalls& calls) {
-    return measure_against(student, baseline, peer, {Criterion{ratio, threshold}}, calls).front();
+    const auto all = measure_against(student, baseline, peer, {Criterion{ratio, threshold}}, calls);
+    return all.empty() ? Timings{} : all.front();  // empty in the profile workload (nothing timed)
 }
 
 /// @brief The speed checks of a lab that share one bench, measured once. The first of them to ask sets the

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -190,11 +191,12 @@ TEST_CASE("the probe decides whether the counters can be trusted; a lab cannot p
     c = judge_bank_conflicts(kItem, run(two_probes), kKey, 60, "lab04");
     CHECK(c.cls == Failure::GraderIntegrity);
     CHECK_FALSE(c.skipped);
-    // A kernel that is not the lab's (a grader's or a library's, reached some other way): grader_integrity.
+    // Where the lab's code runs in the check program (this report), a kernel outside the lab's namespace is
+    // the grader's (its inputs, references, verification) and not judged: the lab's work then is missing.
     const std::string foreign = std::regex_replace(log, std::regex("lab04::transpose_tile_kernel"), "lab03::baseline::naive_kernel");
     c = judge_bank_conflicts(kItem, run(foreign), kKey, 60, "lab04");
-    CHECK(c.cls == Failure::GraderIntegrity);
-    CHECK(c.message.find("outside namespace lab04") != std::string::npos);
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find("no shared-memory access") != std::string::npos);
     // With the counters shown to work, a launch ncu could not profile, or a row that cannot be read, is a
     // measurement missing: grader_integrity, never a skip.
     c = judge_bank_conflicts(kItem, run(log + "==ERROR== Failed to profile \"lab04::transpose_tile_kernel\"\n"), kKey, 60, "lab04");
@@ -224,9 +226,10 @@ TEST_CASE("kernels are told apart by their mangled names, which always carry the
     CheckResult c = judge_bank_conflicts(kItem, run(mangled), kKey, 60, "lab04");
     CHECK(c.passed());
     CHECK(c.notes[1].find("lab04::transpose_tile_kernel(float const*, float*, int, int)") != std::string::npos);
-    // A kernel of another namespace, mangled: not the lab's.
+    // A kernel of another namespace, mangled: not the lab's (in this report, where the lab's code ran in
+    // the check program, the grader's), so the lab's work is missing.
     const std::string other = std::regex_replace(mangled, std::regex("_ZN5lab0421"), "_ZN5lab0321");
-    CHECK(judge_bank_conflicts(kItem, run(other), kKey, 60, "lab04").cls == Failure::GraderIntegrity);
+    CHECK(judge_bank_conflicts(kItem, run(other), kKey, 60, "lab04").cls == Failure::TechniqueNotUsed);
     // The probe's name without its namespace is not the probe's.
     const std::string stripped = std::regex_replace(recorded_log(), std::regex("grading::course_bank_conflict_probe"),
                                                     "course_bank_conflict_probe");
@@ -286,4 +289,199 @@ TEST_CASE("the instructor's secret: SipHash-2-4, and only a per-run value of it 
     CHECK(secret_for_run(secret, 1) != secret_for_run(secret, 2));
     CHECK(secret_for_run(secret, 1) != secret_for_run("an instructor's secreT", 1));
     CHECK(secret_line(0xabcULL) == "secret 0000000000000abc\n");
+}
+
+// --- The shared-memory-use check ----------------------------------------------------------------------
+
+namespace {
+// A report as ncu writes it with the runner's metrics: a header of every metric, a units row, then one
+// row a launch with the metrics given (every other one 0). A kernel named "probe" is the grader's (its
+// counts read true); the others are Lab 01's.
+struct Launch {
+    std::string kernel;
+    std::map<std::string, double> m;
+};
+std::string report(const std::vector<Launch>& launches) {
+    std::vector<std::string> metrics;
+    std::istringstream all(profile_metrics());
+    for (std::string m; std::getline(all, m, ',');) metrics.push_back(m);
+    auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
+    std::string out = "==PROF== Connected to process 1\n\"ID\",\"Process ID\",\"Process Name\",\"Kernel Name\"";
+    for (const auto& m : metrics) out += "," + quoted(m);
+    out += "\n\"\",\"\",\"\",\"\"";
+    for (std::size_t i = 0; i < metrics.size(); ++i) out += ",\"\"";
+    out += "\n";
+    int id = 0;
+    for (const auto& l : launches) {
+        std::map<std::string, double> m = l.m;
+        std::string name = l.kernel;
+        // The lab's code runs in its launch host; the grader's kernels in the check program.
+        std::string process = name.rfind("_ZN5lab01", 0) == 0 || name.rfind("_ZN3cub", 0) == 0 ? "lab01_solution_host"
+                                                                                            : "lab01_solution";
+        if (name == "probe") {
+            name = "_ZN7grading26course_bank_conflict_probeEPf";
+            m = {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 4096},
+                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 2048},
+                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 512},
+                 {"smsp__warps_launched.sum", 64}};
+        }
+        out += quoted(std::to_string(id++)) + ",\"1\"," + quoted(process) + "," + quoted(name);
+        for (const auto& metric : metrics) out += "," + quoted(std::to_string(static_cast<long long>(m[metric])));
+        out += "\n";
+    }
+    return out;
+}
+
+// A reduction launch of @p warps warps in blocks of 8: @p writes global writes, @p stores shared stores.
+Launch reduction(const std::string& name, double warps, double writes, double stores) {
+    return {name,
+            {{"smsp__warps_launched.sum", warps},
+             {"sm__ctas_launched.sum", warps / 8},
+             {"smsp__sass_inst_executed_op_global_red.sum", writes},
+             {"smsp__sass_inst_executed_op_shared_st.sum", stores},
+             {"smsp__sass_inst_executed_op_shared_ld.sum", warps / 8}}};
+}
+
+std::string profile_records(const std::vector<std::string>& calls, bool passed = true) {
+    json end = {{"event", "end"}, {"check", kProfileWorkload}, {"passed", passed}, {"class", passed ? "pass" : "wrong_result"},
+                {"message", ""}};
+    if (!calls.empty()) end["calls"] = calls;
+    const json lines[] = {{{"event", "start"}, {"check", kProfileWorkload}}, end, {{"event", "done"}}};
+    std::string out;
+    for (std::size_t i = 0; i < 3; ++i) {
+        json j = lines[i];
+        j["key"] = kKey;
+        j["seq"] = i;
+        out += j.dump() + "\n";
+    }
+    return out;
+}
+
+// Lab 01's item, as its rubric states it.
+RubricSharedUse lab01_item() {
+    const Rubric r = load_rubric(RUBRIC_PATH);
+    const RubricLab* lab = r.find("01");
+    REQUIRE(lab);
+    REQUIRE(lab->shared_use);
+    return *lab->shared_use;
+}
+
+const std::string kSmall = "sum_reduce(n = 4194307)";
+const std::string kBench = "sum_reduce(n = 268435456)";
+const char* kBlockSum = "_ZN5lab0116block_sum_kernelEPKfPfm";
+const char* kFinish = "_ZN5lab0113finish_kernelEPfS0_m";
+
+CheckResult judge_launches(const std::vector<Launch>& launches, const std::vector<std::string>& calls = {kSmall, kBench}) {
+    return judge_shared_use(lab01_item(), run(report(launches), 0, profile_records(calls)), kKey, 60, "lab01");
+}
+}  // namespace
+
+TEST_CASE("shared-memory use: a block reduction through shared memory passes, at every call") {
+    // 8 warps a block: each warp stores its partial, one atomic a block; a finishing launch of one warp.
+    const CheckResult c = judge_launches({{"probe"},
+                                          reduction(kBlockSum, 8192, 1024, 8192),
+                                          {"probe"},
+                                          reduction(kBlockSum, 65536, 8192, 65536),
+                                          reduction(kFinish, 1, 1, 0),
+                                          {"probe"}});
+    CHECK(c.passed());
+    CHECK(c.points == 1);
+    REQUIRE(c.notes.size() == 2);
+    CHECK(c.notes[0].find(kSmall) == 0);
+    CHECK(c.notes[1].find("2 launch(es)") != std::string::npos);
+}
+
+TEST_CASE("shared-memory use: warps combined through global memory, or a token __shared__, fail as technique_not_used") {
+    // Shuffles within each warp, then one atomic a warp, with a token shared store a block.
+    CheckResult c = judge_launches({{"probe"},
+                                    reduction(kBlockSum, 8192, 1024, 8192),
+                                    {"probe"},
+                                    reduction(kBlockSum, 65536, 65536, 8192),
+                                    {"probe"}});
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find(kBench) != std::string::npos);  // named by the call: the benchmark's size only
+    CHECK(c.message.find("global-memory store") != std::string::npos);
+    CHECK(c.hint.find("shared memory") != std::string::npos);
+    // One-warp blocks with an atomic each and a token store: one global write a warp.
+    c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 8192, 8192), {"probe"}, reduction(kBlockSum, 65536, 1024, 65536), {"probe"}});
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find(kSmall) != std::string::npos);
+    // Partials combined in global memory by a second launch, shared memory touched once a block.
+    c = judge_launches({{"probe"},
+                        reduction(kBlockSum, 8192, 1024, 8192),
+                        {"probe"},
+                        reduction(kBlockSum, 65536, 8192, 8192),
+                        {"probe"}});
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find("shared-memory store") != std::string::npos);
+    // The grader's own launches (inputs, references, verification, in the check program) are not judged.
+    c = judge_launches({{"probe"}, reduction("_ZN6course4fillEPfm", 8192, 8192, 0), reduction(kBlockSum, 8192, 1024, 8192),
+                        {"probe"}, reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    CHECK(c.passed());
+    // A launch too small to judge (the last step of a reduction) is not judged.
+    c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), reduction(kFinish, 63, 63, 0), {"probe"},
+                        reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    CHECK(c.passed());
+}
+
+TEST_CASE("shared-memory use: a call with no launch of the lab's, or probes the workload did not make, is never a pass") {
+    // The work done without a kernel of the lab's (on the host, or by a library): technique_not_used.
+    CheckResult c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"}, {"probe"}});
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find("no kernel of yours ran during " + kBench) != std::string::npos);
+    // A probe more or less than the workload's calls: the report is not the workload's.
+    c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"}});
+    CHECK(c.cls == Failure::GraderIntegrity);
+    c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"}, {"probe"}, reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    CHECK(c.cls == Failure::GraderIntegrity);
+    // A launch of the lab's process before the grader's first probe, or outside the lab's namespace.
+    c = judge_launches({reduction(kBlockSum, 8, 1, 8), {"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"},
+                        reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    CHECK(c.cls == Failure::GraderIntegrity);
+    c = judge_launches({{"probe"}, reduction("_ZN3cub6kernelEv", 8192, 1024, 8192), {"probe"},
+                        reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    CHECK(c.cls == Failure::GraderIntegrity);
+    CHECK(c.message.find("outside namespace lab01") != std::string::npos);
+    // A metric the rules need missing from the report (an older ncu): a measurement missing, not a pass.
+    std::string partial = report({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"},
+                                  reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    partial = std::regex_replace(partial, std::regex("smsp__sass_inst_executed_op_global_red.sum"), "other__metric.sum");
+    c = judge_shared_use(lab01_item(), run(partial, 0, profile_records({kSmall, kBench})), kKey, 60, "lab01");
+    CHECK(c.cls == Failure::GraderIntegrity);
+    // The counters unreadable here (no permission): not run, counted neither way.
+    c = judge_shared_use(lab01_item(), run("==ERROR== ERR_NVGPUCTRPERM\n", 1, profile_records({kSmall, kBench})), kKey, 60, "lab01");
+    CHECK(c.skipped);
+}
+
+TEST_CASE("shared-memory use: the quantities sum their metrics, and HFMA2.MMA is not a tensor-core instruction") {
+    KernelCounts k;
+    k.metrics = {{"sm__inst_executed_pipe_tensor.sum", 40},
+                 {"sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", 32},
+                 {"smsp__sass_data_bytes_mem_shared_op_st.sum", 100},
+                 {"smsp__sass_data_bytes_mem_global_op_ldgsts.sum", 20},
+                 {"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", 3}};
+    CHECK(k.quantity("tensor_instructions") == 8);
+    CHECK(k.quantity("staged_bytes") == 123);
+    CHECK_FALSE(k.quantity("warps"));       // not in the report
+    CHECK_FALSE(k.quantity("no_such_one"));  // not a quantity
+    // Every rule of every lab names quantities the check knows, and every metric is asked of ncu.
+    const Rubric r = load_rubric(RUBRIC_PATH);
+    int labs = 0;
+    for (const auto& lab : r.labs) {
+        if (!lab.shared_use) continue;
+        ++labs;
+        for (const auto& rule : lab.shared_use->rules)
+            for (const std::string& q : {rule.measure, rule.of}) {
+                bool known = false;
+                for (const auto& p : profile_quantities()) known = known || q == p.name;
+                CHECK_MESSAGE(known, "lab " << lab.id << " names " << q);
+            }
+    }
+    CHECK(labs == 5);
+    json bad = json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "T",
+        "checks": [{"name": "a", "points": 1}],
+        "shared_memory_use": {"name": "u", "points": 1, "rules": [{"measure": "warps", "of": "warps"}]}}]})");
+    CHECK_THROWS_AS(parse_rubric(bad), std::runtime_error);  // neither at_least nor at_most
+    bad["labs"][0]["shared_memory_use"]["rules"] = json::array();
+    CHECK_THROWS_AS(parse_rubric(bad), std::runtime_error);  // no rule
 }

@@ -58,7 +58,24 @@ TEST_CASE("an edit outside the regions has no effect and is reported") {
     CHECK(a.source.find("decoy") == std::string::npos);
     CHECK(a.source.find("reinterpret_cast<const void*>(&kernel)") != std::string::npos);
     REQUIRE(a.notes.size() == 1);
-    CHECK(a.notes[0].find("edits outside the student regions have no effect") != std::string::npos);
+    // The note names the student's file and its line, and says which text is used.
+    CHECK(a.notes[0].find("line 11 of your student.cu differs from the course's file") != std::string::npos);
+    CHECK(a.notes[0].find("edits outside them have no effect") != std::string::npos);
+    CHECK(a.notes[0].find("Yours reads\n  const void* graded_kernel() { return reinterpret_cast<const void*>(&decoy); }") !=
+          std::string::npos);
+    CHECK(a.notes[0].find("the course's reads\n  const void* graded_kernel() { return reinterpret_cast<const void*>(&kernel); }") !=
+          std::string::npos);
+    CHECK(a.notes[0].find("course.cu") == std::string::npos);  // the skeleton's path is no file of the student's
+}
+
+TEST_CASE("a refused region names the student's file and the line of the file") {
+    // The kernel region's body starts at line 8 of the submission; its third line holds the #include.
+    const Assembly a = build(submission("constexpr int kTile = 32;", "    x[0] = 1;\n    x[1] = 2;\n#include <cstdio>"));
+    CHECK(a.refusal.rfind("student.cu, student region 'kernel', line 10: preprocessor lines", 0) == 0);
+    CHECK(a.refusal.find("of the region") == std::string::npos);
+    // Checked alone, a region body counts its lines from its first.
+    CHECK(check_region_body("int a;\n#define X", RegionScope::Function).rfind("line 2 of the region: ", 0) == 0);
+    CHECK(check_region_body("int a;\n#define X", RegionScope::Function, 40).rfind("line 41: ", 0) == 0);
 }
 
 TEST_CASE("a region that closes its function is refused") {

@@ -273,3 +273,20 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
             return;
     }
 }
+
+// The runner's Nsight Compute checks run this test case alone (the rubric's "shared_memory_use" item),
+// after the grader's probe kernel. It makes the technique check's call, then what the speed checks make
+// first in a graded run: the correctness gate's call at the benchmark size in a new process, and one batch
+// of calls, one an input slot, on the inputs of a graded run's first batch, each verified. Every launch is
+// judged by the rubric's rules: each warp's partial reaches the other warps of its block through shared
+// memory, not through global memory. Graded runs never include it.
+TEST_CASE("profile workload" * doctest::test_suite("profile")) {
+    constexpr std::size_t n = (std::size_t(1) << 22) + 3;
+    const auto in = course::upload_with_poisoned_tail(course::uniform_floats(n, grading::seed_for("lab01-technique")));
+    course::GuardedBuffer<float> out(1);
+    if (!grading::run_student([&] { lab01::sum_reduce(in.data(), out.data(), n); }, "sum_reduce(" + n_str(n) + ")")) return;
+    grading::profile_call_done("sum_reduce(" + n_str(n) + "), the technique check's call");
+    grading::profile_timed_calls() = true;
+    if (!grading::measure_bench<SpeedBench>({})()) return;
+    grading::profile_call_done("sum_reduce(n = " + std::to_string(kBenchN) + "), the speed checks' first calls");
+}

@@ -533,3 +533,22 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
         if (!grading::run_student([&] { lab03::tiled_matmul(A.data(), B.data(), C.data(), M, N, K); }, what)) return;
     }
 }
+
+// The runner's Nsight Compute checks run this test case alone (the rubric's "shared_memory_use" item),
+// after the grader's probe kernel. It makes the technique check's call, then what the speed checks make
+// first in a graded run: the correctness gate's 4096^3 product in a new process (an exact probe: any
+// lower-precision path is wrong there) and one batch of calls, one an input slot, each verified. Every
+// launch is judged by the rubric's rules: what it loads from global memory is staged in shared memory,
+// its multiply-adds take their operands from there, and no tensor core runs. Graded runs never include it.
+TEST_CASE("profile workload" * doctest::test_suite("profile")) {
+    const Shape s{512, 384, 256};
+    const Problem p = make_problem(s, "lab03-technique", false);
+    course::GuardedBuffer<float> C(s.c_size());
+    if (!grading::run_student([&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C.data(), s.M, s.N, s.K); },
+                              "tiled_matmul(" + s.str() + ")"))
+        return;
+    grading::profile_call_done("tiled_matmul(" + s.str() + "), the technique check's call");
+    grading::profile_timed_calls() = true;
+    if (!grading::measure_bench<SpeedBench>({})() || grading::current_check_failed()) return;
+    grading::profile_call_done("tiled_matmul(" + SpeedBench::kShape.str() + "), the speed checks' first calls");
+}

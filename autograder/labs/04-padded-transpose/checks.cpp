@@ -429,15 +429,17 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
     }
 }
 
-// The runner's bank-conflict check runs this test case alone, under Nsight Compute (the rubric's
-// "bank_conflicts" item), after the grader's probe kernel. It makes exactly the calls the graded run
+// The runner's Nsight Compute checks run this test case alone (the rubric's "shared_memory_use" and
+// "bank_conflicts" items), after the grader's probe kernel. It makes exactly the calls the graded run
 // makes first, in the same order, on the same inputs: the two exact checks (thin and ragged shapes,
-// hidden ones included, each output checked) and the technique check's 1024 x 2048. So a lab cannot
-// tell this process from a graded one by its calls, and the kernels profiled are those that compute
-// the transpose. Its figure is the number of elements transposed: the runner measures the conflicts
-// against the shared-memory traffic a transpose needs (a load and a store wavefront for every 32
-// elements), not against the traffic the lab chose to make. Graded runs never include it.
-TEST_CASE("bank conflict workload" * doctest::test_suite("profile")) {
+// hidden ones included, each output checked) and the technique check's 1024 x 2048; then what the speed
+// checks make first: the gate's 8192 x 8192 in a new process and one batch of calls, one an input slot,
+// each verified. So a lab cannot tell this process from a graded one by its first calls, and the kernels
+// profiled are those that compute the transpose, at the benchmark's size too. Its figure is the number
+// of elements transposed: the runner measures the conflicts against the shared-memory traffic a
+// transpose needs (a load and a store wavefront for every 32 elements), not against the traffic the lab
+// chose to make. Graded runs never include it.
+TEST_CASE("profile workload" * doctest::test_suite("profile")) {
     double elements = 0;
     for (const auto& shapes : {thin_shapes(), ragged_shapes()}) {
         for (const Shape& s : shapes) elements += double(s.elements());
@@ -445,12 +447,20 @@ TEST_CASE("bank conflict workload" * doctest::test_suite("profile")) {
     }
     check_shapes(thin_shapes(), "lab04-thin");
     if (grading::current_check_failed()) return;
+    grading::profile_call_done("the exact check's thin shapes");
     check_shapes(ragged_shapes(), "lab04-ragged");
     if (grading::current_check_failed()) return;
+    grading::profile_call_done("the exact check's ragged shapes");
     technique_call([](const float* in, float* out) {
         grading::run_student([&] { lab04::transpose(in, out, kTechniqueShape.rows, kTechniqueShape.cols); },
                              "transpose(1024 x 2048)");
     });
+    if (grading::current_check_failed()) return;
+    grading::profile_call_done("transpose(1024 x 2048), the technique check's call");
     elements += double(kTechniqueShape.elements());
+    grading::profile_timed_calls() = true;
+    if (!grading::measure_bench<SpeedBench>({})() || grading::current_check_failed()) return;
+    grading::profile_call_done("transpose(8192 x 8192), the speed checks' first calls");
+    elements += double(SpeedBench::kN) * (1 + SpeedBench::slot_count());
     grading::measured(elements, 0, "elements", true);
 }
