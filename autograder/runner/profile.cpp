@@ -87,12 +87,24 @@ bool is_probe(const std::string& kernel) {
     return kernel == mangled || kernel.rfind(demangled, 0) == 0 || kernel.rfind("void " + demangled, 0) == 0;
 }
 
-// True when @p kernel belongs to namespace @p ns: mangled "_ZN<len><ns>..." (a template's too), or
-// demangled "ns::..." (perhaps after its return type, "void ").
+// True when @p kernel belongs to namespace @p ns ("lab04", or nested, "lab04::baseline"): mangled
+// "_ZN<len><name>..." for each name (a template's too), or demangled "ns::..." (perhaps after its return
+// type, "void ").
 bool in_namespace(const std::string& kernel, const std::string& ns) {
-    const std::string mangled = "_ZN" + std::to_string(ns.size()) + ns;
+    std::string mangled = "_ZN";
+    for (std::size_t from = 0; from <= ns.size();) {
+        const std::size_t to = std::min(ns.find("::", from), ns.size());
+        mangled += std::to_string(to - from) + ns.substr(from, to - from);
+        from = to + 2;
+    }
     return kernel.rfind(mangled, 0) == 0 || kernel.rfind(ns + "::", 0) == 0 || kernel.rfind("void " + ns + "::", 0) == 0;
 }
+
+// The bank-conflict check's metrics, in the order of SharedTraffic's fields.
+const char* const kTrafficMetrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
 
 }  // namespace
 
@@ -138,12 +150,13 @@ const std::vector<ProfileQuantity>& profile_quantities() {
 }
 
 std::string profile_metrics() {
-    std::string out = kProfileMetrics;
-    for (const auto& q : profile_quantities()) {
+    std::vector<std::string> all(std::begin(kTrafficMetrics), std::end(kTrafficMetrics));
+    for (const auto& q : profile_quantities())
         for (const auto* list : {&q.plus, &q.minus})
             for (const char* m : *list)
-                if (out.find(m) == std::string::npos) out += std::string(",") + m;
-    }
+                if (std::find(all.begin(), all.end(), m) == all.end()) all.push_back(m);
+    std::string out;
+    for (const auto& m : all) out += (out.empty() ? "" : ",") + m;
     return out;
 }
 
@@ -162,7 +175,8 @@ std::optional<double> KernelCounts::quantity(const std::string& name) const {
     return std::nullopt;
 }
 
-std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed) {
+std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed,
+                                           std::vector<std::string>* columns) {
     std::istringstream in(text);
     std::string line;
     std::vector<std::string> header;
@@ -193,20 +207,17 @@ std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t*
         out.push_back(std::move(k));
     }
     if (header.empty()) throw std::runtime_error("ncu wrote no report");
+    if (columns) *columns = header;
     return out;
 }
 
 namespace {
 SharedTraffic traffic_of(const KernelCounts& k) {
-    static const char* metrics[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"};
     SharedTraffic t;
     t.kernel = k.kernel;
     double* fields[] = {&t.load_wavefronts, &t.load_conflicts, &t.store_wavefronts, &t.store_conflicts};
     for (int m = 0; m < 4; ++m) {
-        const auto it = k.metrics.find(metrics[m]);
+        const auto it = k.metrics.find(kTrafficMetrics[m]);
         *fields[m] = it == k.metrics.end() ? std::nan("") : it->second;
     }
     return t;
@@ -214,19 +225,12 @@ SharedTraffic traffic_of(const KernelCounts& k) {
 }  // namespace
 
 std::vector<SharedTraffic> parse_ncu_csv(const std::string& text, std::size_t* malformed) {
-    const auto counts = parse_ncu_counts(text, malformed);
+    std::vector<std::string> columns;
+    const auto counts = parse_ncu_counts(text, malformed, &columns);
     // The columns must be there (a report of other metrics is not one of this check's).
-    for (const char* m : {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}) {
-        std::istringstream in(text);
-        std::string line;
-        bool found = false;
-        while (std::getline(in, line))
-            if (line.rfind("\"ID\",", 0) == 0 && line.find(std::string("\"") + m + "\"") != std::string::npos) found = true;
-        if (!found) throw std::runtime_error(std::string("ncu's report has no ") + m);
-    }
+    for (const char* m : kTrafficMetrics)
+        if (std::find(columns.begin(), columns.end(), m) == columns.end())
+            throw std::runtime_error(std::string("ncu's report has no ") + m);
     std::vector<SharedTraffic> out;
     for (const auto& k : counts) out.push_back(traffic_of(k));
     return out;
@@ -378,10 +382,7 @@ std::optional<ProfileReading> read_profile(CheckResult& c, const ProfileRun& run
             continue;
         }
         const bool in_lab = in_namespace(kernels[i].kernel, lab_namespace);
-        if (isolated ? !student_host(kernels[i])
-                     : !in_lab || in_namespace(kernels[i].kernel, lab_namespace + "::baseline") ||
-                           kernels[i].kernel.rfind("_ZN" + std::to_string(lab_namespace.size()) + lab_namespace +
-                                                       "8baseline", 0) == 0)
+        if (isolated ? !student_host(kernels[i]) : !in_lab || in_namespace(kernels[i].kernel, lab_namespace + "::baseline"))
             continue;  // the grader's
         if (i < probes[0] || !in_lab) {
             set_failure(c, Failure::GraderIntegrity,

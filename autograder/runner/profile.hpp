@@ -24,11 +24,6 @@ inline constexpr const char* kProfileWorkload = "profile workload";
 /// @brief The name of the grader's probe kernel in namespace grading (grading_main launches it first).
 inline constexpr const char* kProfileProbeKernel = "course_bank_conflict_probe";
 
-/// @brief The Nsight Compute metrics of the bank-conflict check, comma-separated.
-inline constexpr const char* kProfileMetrics =
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
-
 /// @brief A quantity the shared-memory-use check judges, summed from ncu metrics of one kernel launch.
 /// The "sass" metrics count the instructions a kernel executed (with their predicate on) and the bytes
 /// they moved; a warp's access to one address by many lanes counts once.
@@ -58,8 +53,10 @@ struct KernelCounts {
 
 /// @brief Reads `ncu --csv --page raw` output into one entry per profiled kernel, in launch order, with
 /// every numeric column. Throws std::runtime_error when there is no result table or no "Kernel Name"
-/// column. Rows after the header that are not records are counted in @p malformed.
-std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed = nullptr);
+/// column. Rows after the header that are not records are counted in @p malformed; @p columns receives the
+/// header's column names.
+std::vector<KernelCounts> parse_ncu_counts(const std::string& text, std::size_t* malformed = nullptr,
+                                           std::vector<std::string>* columns = nullptr);
 
 /// @brief One profiled kernel's shared-memory traffic.
 struct SharedTraffic {

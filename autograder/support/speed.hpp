@@ -428,6 +428,16 @@ SharedSpeed::Measure measure_bench(std::vector<Criterion> criteria) {
     };
 }
 
+/// @brief In a lab's profile workload: what the speed checks of bench type @p Bench make first in a graded
+/// run (its correctness gate's call in a new process, then one batch, profile_batch()), ended as one call
+/// of the workload named @p what (profile_call_done()). Nothing more when a call failed.
+template <class Bench>
+void profile_bench_calls(const std::string& what) {
+    profile_timed_calls() = true;
+    if (!measure_bench<Bench>({})() || current_check_failed()) return;
+    profile_call_done(what);
+}
+
 /// @brief Records @p value against @p threshold, and fails the check as too slow when short of it (unless
 /// the measurement itself already failed the check).
 /// @param value the measured ratio (higher is faster)

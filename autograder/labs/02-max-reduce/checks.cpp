@@ -414,16 +414,25 @@ TEST_CASE("NaN policy: any NaN in the input makes the result NaN") {
     wrong.report("");
 }
 
+namespace {
+// The technique check's call: max_reduce of 2^22 + 3 random floats, followed by poison, into a guarded output.
+constexpr std::size_t kTechniqueN = (std::size_t(1) << 22) + 3;
+void technique_call(const std::function<void(const float*, float*)>& run) {
+    const auto in = course::upload_with_poisoned_tail(course::uniform_floats(kTechniqueN, grading::seed_for("lab02-technique")));
+    course::GuardedBuffer<float> out(1);
+    run(in.data(), out.data());
+}
+}  // namespace
+
 TEST_CASE("block_max_kernel reduces in shared memory") {
     // Judged on what really runs: the kernels max_reduce launches, traced, must be the lab's own, and
     // those with shared memory must do most of the work.
-    constexpr std::size_t n = (std::size_t(1) << 22) + 3;
-    const auto in = course::upload_with_poisoned_tail(course::uniform_floats(n, grading::seed_for("lab02-technique")));
-    course::GuardedBuffer<float> out(1);
-    grading::check_shared_memory_technique(
-        "02", [&] { lab02::max_reduce(in.data(), out.data(), n); }, "max_reduce(" + n_str(n) + ")", lab02::graded_kernel(),
-        "the lab is about combining a block's values through shared memory: declare "
-        "`__shared__ float partial[kBlockSize];` (or one slot per warp) and reduce through it");
+    technique_call([](const float* in, float* out) {
+        grading::check_shared_memory_technique(
+            "02", [&] { lab02::max_reduce(in, out, kTechniqueN); }, "max_reduce(" + n_str(kTechniqueN) + ")", lab02::graded_kernel(),
+            "the lab is about combining a block's values through shared memory: declare "
+            "`__shared__ float partial[kBlockSize];` (or one slot per warp) and reduce through it");
+    });
 }
 
 namespace {
@@ -507,12 +516,10 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
 // judged by the rubric's rules: each warp's partial reaches the other warps of its block through shared
 // memory, not through global memory. Graded runs never include it.
 TEST_CASE("profile workload" * doctest::test_suite("profile")) {
-    constexpr std::size_t n = (std::size_t(1) << 22) + 3;
-    const auto in = course::upload_with_poisoned_tail(course::uniform_floats(n, grading::seed_for("lab02-technique")));
-    course::GuardedBuffer<float> out(1);
-    if (!grading::run_student([&] { lab02::max_reduce(in.data(), out.data(), n); }, "max_reduce(" + n_str(n) + ")")) return;
-    grading::profile_call_done("max_reduce(" + n_str(n) + "), the technique check's call");
-    grading::profile_timed_calls() = true;
-    if (!grading::measure_bench<SpeedBench>({})()) return;
-    grading::profile_call_done("max_reduce(n = " + std::to_string(kBenchN) + "), the speed checks' first calls");
+    technique_call([](const float* in, float* out) {
+        grading::run_student([&] { lab02::max_reduce(in, out, kTechniqueN); }, "max_reduce(" + n_str(kTechniqueN) + ")");
+    });
+    if (grading::current_check_failed()) return;
+    grading::profile_call_done("max_reduce(" + n_str(kTechniqueN) + "), the technique check's call");
+    grading::profile_bench_calls<SpeedBench>("max_reduce(" + n_str(kBenchN) + "), the speed checks' first calls");
 }

@@ -361,20 +361,30 @@ TEST_CASE("product of random floats within a rounding bound that grows with K") 
     grading::fail(Failure::WrongResult, details, hint);
 }
 
+namespace {
+// The technique check's call: tiled_matmul at 512 x 384 x 256, on random A and B, into a guarded C.
+constexpr Shape kTechniqueShape{512, 384, 256};
+void technique_call(const std::function<void(const Problem&, float*)>& run) {
+    const Problem p = make_problem(kTechniqueShape, "lab03-technique", false);
+    course::GuardedBuffer<float> C(kTechniqueShape.c_size());
+    run(p, C.data());
+}
+}  // namespace
+
 TEST_CASE("tiled_matmul_kernel stages tiles in shared memory") {
     // Judged on what really runs: the kernels tiled_matmul launches, traced, must be the lab's own, and
     // those with shared memory must do most of the work.
     if (const auto attr = grading::isolation::graded_attributes(lab03::graded_kernel()))
         grading::note("tiled_matmul_kernel: " + std::to_string(attr->registers) + " registers a thread, " +
                       std::to_string(attr->local_bytes) + " bytes of local memory (spills) a thread");
-    const Shape s{512, 384, 256};
-    const Problem p = make_problem(s, "lab03-technique", false);
-    course::GuardedBuffer<float> C(s.c_size());
-    grading::check_shared_memory_technique(
-        "03", [&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C.data(), s.M, s.N, s.K); },
-        "tiled_matmul(" + s.str() + ")", lab03::graded_kernel(),
-        "the lab is about reusing each element of A and B from shared memory: declare the tiles, e.g. "
-        "`__shared__ float As[kTile][kTile], Bs[kTile][kTile];`, load them cooperatively and compute from them");
+    technique_call([](const Problem& p, float* C) {
+        const Shape& s = kTechniqueShape;
+        grading::check_shared_memory_technique(
+            "03", [&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C, s.M, s.N, s.K); }, "tiled_matmul(" + s.str() + ")",
+            lab03::graded_kernel(),
+            "the lab is about reusing each element of A and B from shared memory: declare the tiles, e.g. "
+            "`__shared__ float As[kTile][kTile], Bs[kTile][kTile];`, load them cooperatively and compute from them");
+    });
 }
 
 namespace {
@@ -541,14 +551,12 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
 // launch is judged by the rubric's rules: what it loads from global memory is staged in shared memory,
 // its multiply-adds take their operands from there, and no tensor core runs. Graded runs never include it.
 TEST_CASE("profile workload" * doctest::test_suite("profile")) {
-    const Shape s{512, 384, 256};
-    const Problem p = make_problem(s, "lab03-technique", false);
-    course::GuardedBuffer<float> C(s.c_size());
-    if (!grading::run_student([&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C.data(), s.M, s.N, s.K); },
-                              "tiled_matmul(" + s.str() + ")"))
-        return;
+    const Shape& s = kTechniqueShape;
+    technique_call([&](const Problem& p, float* C) {
+        grading::run_student([&] { lab03::tiled_matmul(p.A.data(), p.B.data(), C, s.M, s.N, s.K); },
+                             "tiled_matmul(" + s.str() + ")");
+    });
+    if (grading::current_check_failed()) return;
     grading::profile_call_done("tiled_matmul(" + s.str() + "), the technique check's call");
-    grading::profile_timed_calls() = true;
-    if (!grading::measure_bench<SpeedBench>({})() || grading::current_check_failed()) return;
-    grading::profile_call_done("tiled_matmul(" + SpeedBench::kShape.str() + "), the speed checks' first calls");
+    grading::profile_bench_calls<SpeedBench>("tiled_matmul(" + SpeedBench::kShape.str() + "), the speed checks' first calls");
 }

@@ -458,9 +458,8 @@ TEST_CASE("profile workload" * doctest::test_suite("profile")) {
     if (grading::current_check_failed()) return;
     grading::profile_call_done("transpose(1024 x 2048), the technique check's call");
     elements += double(kTechniqueShape.elements());
-    grading::profile_timed_calls() = true;
-    if (!grading::measure_bench<SpeedBench>({})() || grading::current_check_failed()) return;
-    grading::profile_call_done("transpose(8192 x 8192), the speed checks' first calls");
+    grading::profile_bench_calls<SpeedBench>("transpose(8192 x 8192), the speed checks' first calls");
+    if (grading::current_check_failed()) return;
     elements += double(SpeedBench::kN) * (1 + SpeedBench::slot_count());
     grading::measured(elements, 0, "elements", true);
 }

@@ -303,25 +303,40 @@ TEST_CASE("random floats within the rounding bound") {
     if (!details.empty()) grading::fail(Failure::WrongResult, details, diagnosis.hint());
 }
 
+namespace {
+// The technique check's call: a 7x7 filter over a random 1024 x 768 image followed by poison, into a
+// guarded output; @p run sets the filter and convolves.
+constexpr Size kTechniqueSize{1024, 768};
+constexpr int kTechniqueK = 7;
+void technique_call(const std::function<void(const float* weights, const float* in, float* out)>& run) {
+    const Size s = kTechniqueSize;
+    const auto image = course::uniform_floats(std::size_t(s.width) * s.height, grading::seed_for("lab05-technique"));
+    const auto weights =
+        course::uniform_floats(kTechniqueK * kTechniqueK, grading::seed_for("lab05-technique-filter"));
+    const auto in = course::upload_with_poisoned_tail(image, static_cast<std::size_t>(s.width) + course::kInputTail);
+    course::GuardedBuffer<float> out(image.size(), std::size_t(s.width));
+    run(weights.data(), in.data(), out.data());
+}
+
+// The technique check's call as run_student and check_shared_memory_technique take it.
+std::function<void()> technique_convolve(const float* weights, const float* in, float* out) {
+    return [=] {
+        lab05::set_filter(weights, kTechniqueK);
+        lab05::convolve(in, out, kTechniqueSize.width, kTechniqueSize.height, kTechniqueK);
+    };
+}
+}  // namespace
+
 TEST_CASE("halo_convolution_kernel uses a shared-memory tile") {
     // Judged on what really runs: the kernels convolve launches, traced, must be the lab's own, and
     // those with shared memory must do most of the work.
-    const Size s{1024, 768};
-    constexpr int K = 7;
-    const auto image = course::uniform_floats(std::size_t(s.width) * s.height, grading::seed_for("lab05-technique"));
-    const auto weights = course::uniform_floats(K * K, grading::seed_for("lab05-technique-filter"));
-    const auto in = course::upload_with_poisoned_tail(image, static_cast<std::size_t>(s.width) + course::kInputTail);
-    course::GuardedBuffer<float> out(image.size(), std::size_t(s.width));
-    grading::check_shared_memory_technique(
-        "05",
-        [&] {
-            lab05::set_filter(weights.data(), K);
-            lab05::convolve(in.data(), out.data(), s.width, s.height, K);
-        },
-        call_str(s, K), lab05::graded_kernel(),
-        "the lab is about reading each input pixel from global memory once: declare "
-        "`__shared__ float tile[kTileH][kTileW];`, load the tile and its halo into it, and compute every output "
-        "from it");
+    technique_call([](const float* weights, const float* in, float* out) {
+        grading::check_shared_memory_technique(
+            "05", technique_convolve(weights, in, out), call_str(kTechniqueSize, kTechniqueK), lab05::graded_kernel(),
+            "the lab is about reading each input pixel from global memory once: declare "
+            "`__shared__ float tile[kTileH][kTileW];`, load the tile and its halo into it, and compute every output "
+            "from it");
+    });
 }
 
 namespace {
@@ -506,20 +521,12 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
 // rubric's rules: what it loads from global memory is staged in shared memory, and its outputs are
 // computed from there. Graded runs never include it.
 TEST_CASE("profile workload" * doctest::test_suite("profile")) {
-    const Size s{1024, 768};
-    constexpr int K = 7;
-    const auto image = course::uniform_floats(std::size_t(s.width) * s.height, grading::seed_for("lab05-technique"));
-    const auto weights = course::uniform_floats(K * K, grading::seed_for("lab05-technique-filter"));
-    const auto in = course::upload_with_poisoned_tail(image, static_cast<std::size_t>(s.width) + course::kInputTail);
-    course::GuardedBuffer<float> out(image.size(), std::size_t(s.width));
-    if (!grading::run_student(
-            [&] {
-                lab05::set_filter(weights.data(), K);
-                lab05::convolve(in.data(), out.data(), s.width, s.height, K);
-            },
-            call_str(s, K)))
-        return;
-    grading::profile_call_done(call_str(s, K) + ", the technique check's call");
+    const std::string what = call_str(kTechniqueSize, kTechniqueK);
+    technique_call([&](const float* weights, const float* in, float* out) {
+        grading::run_student(technique_convolve(weights, in, out), what);
+    });
+    if (grading::current_check_failed()) return;
+    grading::profile_call_done(what + ", the technique check's call");
     grading::profile_timed_calls() = true;
     for (int k : {7, 3, 5}) {
         SpeedBench bench(k);
