@@ -17,8 +17,8 @@ SECONDS=0
 "$BUILD/grade" --tree solution --no-build --sanitizer off --profile require ${LABS:-} > "$LOGS/profile-solutions.log" 2>&1
 echo "== solutions with --profile require (rc $?, ${SECONDS}s)"
 grep -E "Nsight|^Total" "$LOGS/profile-solutions.log"
-mkdir -p "$LOGS/ncu"
-find "$BUILD/grading" -name '*ncu*.log' -exec cp {} "$LOGS/ncu/" \; 2>/dev/null
+echo "== each rule's ratios over the solutions' launches (.ci/ncu-summary.py):"
+python3 .ci/ncu-summary.py autograder/labs "$BUILD"/grading/lab0?_solution.ncu.log
 SECONDS=0
 ctest --test-dir "$BUILD" --output-on-failure -L "${PROFILE_LABELS:-correct|ncu}" -LE hole ${CTEST_ARGS:-} > "$LOGS/ctest-profile.log" 2>&1
 rc=$?

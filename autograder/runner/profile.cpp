@@ -121,6 +121,9 @@ const std::vector<ProfileQuantity>& profile_quantities() {
         {"shared_loads", {"smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum"}, {},
          "shared-memory load instructions"},
         {"shared_load_bytes", {"smsp__sass_data_bytes_mem_shared_op_ld.sum"}, {}, "bytes loaded from shared memory"},
+        // A warp's shared load takes one wavefront for every 128 bytes it reads, more when lanes conflict.
+        {"shared_load_wavefronts", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}, {},
+         "shared-memory load wavefronts"},
         // Staged: written into shared memory by stores, by cp.async (LDGSTS) or by the tensor memory accelerator.
         {"staged_bytes",
          {"smsp__sass_data_bytes_mem_shared_op_st.sum", "smsp__sass_data_bytes_mem_global_op_ldgsts.sum",
@@ -261,6 +264,7 @@ struct ProfileReading {
     std::vector<KernelCounts> lab;     // the lab's launches, in order
     std::vector<std::size_t> call_of;  // for each, the index of its call in `calls`
     std::vector<std::string> calls;    // the workload's calls, as it named them (one "workload" if it did not)
+    std::vector<std::map<std::string, double>> facts;  // what each call must show, as the workload stated it
     nlohmann::json end;                // the workload's end record
     bool skipped = false;              // the counters cannot be read here (the item is not run)
 };
@@ -354,9 +358,16 @@ std::optional<ProfileReading> read_profile(CheckResult& c, const ProfileRun& run
         }
     // Only the grader launches its probe: once before the workload, and once after each call it names.
     if (r.end.contains("calls") && r.end["calls"].is_array())
-        for (const auto& name : r.end["calls"]) r.calls.push_back(name.is_string() ? name.get<std::string>() : "?");
+        for (const auto& call : r.end["calls"]) {
+            std::map<std::string, double> facts;
+            if (call.is_object() && call.contains("facts") && call["facts"].is_object())
+                for (const auto& [name, v] : call["facts"].items())
+                    if (v.is_number()) facts[name] = v.get<double>();
+            r.calls.push_back(call.is_object() ? call.value("what", std::string("?")) : "?");
+            r.facts.push_back(std::move(facts));
+        }
     const std::size_t expected = 1 + r.calls.size();
-    if (r.calls.empty()) r.calls.push_back("the workload");
+    if (r.calls.empty()) r.calls.push_back("the workload"), r.facts.emplace_back();
     if (probes.size() != expected) {
         set_failure(c, Failure::GraderIntegrity,
                     "the grader's probe kernel ran " + std::to_string(probes.size()) + " times, not " +
@@ -472,6 +483,25 @@ CheckResult judge_shared_use(const RubricSharedUse& item, const ProfileRun& run,
             if (!lhs || !rhs) {
                 set_failure(c, Failure::GraderIntegrity,
                             "ncu gave no counts of " + (lhs ? rule.of : rule.measure) + " for " + display_name(k.kernel) + where);
+                return c;
+            }
+            if (!rule.near_fact.empty()) {
+                // The ratio must be the call's fact, within the rule's tolerance.
+                const auto& facts = r->facts[r->call_of[i]];
+                const auto fact = facts.find(rule.near_fact);
+                if (fact == facts.end()) {
+                    set_failure(c, Failure::GraderIntegrity,
+                                "the workload did not say the " + rule.near_fact + " of " + r->calls[r->call_of[i]] + where);
+                    return c;
+                }
+                const double ratio = *rhs > 0 ? *lhs / *rhs : 0.0;
+                if (std::fabs(ratio - fact->second) <= rule.tolerance * fact->second) continue;
+                set_failure(c, Failure::TechniqueNotUsed,
+                            "during " + r->calls[r->call_of[i]] + ", " + display_name(k.kernel) + " made " + num(ratio, 2) +
+                                " " + says(rule.measure) + " for each of its " + says(rule.of) + ", where " +
+                                num(fact->second, 2) + " (within " + percent(rule.tolerance) + ") are the " +
+                                rule.near_fact + " the lab asks for" + where);
+                if (!rule.why.empty()) c.hint = rule.why;
                 return c;
             }
             const double bound = rule.factor * *rhs;

@@ -99,6 +99,15 @@ Rubric parse_rubric(const nlohmann::json& j) {
                 rule.measure = r.at("measure").get<std::string>();
                 rule.of = r.at("of").get<std::string>();
                 rule.why = r.value("why", std::string());
+                if (r.contains("near_fact")) {
+                    rule.near_fact = r.at("near_fact").get<std::string>();
+                    rule.tolerance = r.at("tolerance").get<double>();
+                    if (!(rule.tolerance > 0 && rule.tolerance < 1) || r.contains("at_least") || r.contains("at_most"))
+                        throw std::runtime_error("rubric: lab " + lab.id +
+                                                 ": a near_fact rule needs a tolerance in (0, 1) and no at_least or at_most");
+                    item.rules.push_back(std::move(rule));
+                    continue;
+                }
                 if (r.contains("at_least") == r.contains("at_most"))
                     throw std::runtime_error("rubric: lab " + lab.id + ": a shared-memory rule needs one of at_least, at_most");
                 rule.at_least = r.contains("at_least");

@@ -55,6 +55,10 @@ struct SharedUseRule {
     double factor = 0;     ///< the ratio's bound
     std::string of;        ///< e.g. "warps"
     std::string why;       ///< the technique's reasoning, shown when the rule is broken
+    /// @brief When set, the rule is instead: `measure` / `of` equals the call's fact of this name (the
+    /// workload states it, grading::profile_call_done()), within `tolerance` of it.
+    std::string near_fact;
+    double tolerance = 0;  ///< for near_fact: the largest relative difference allowed
 };
 
 /// @brief The runner's own item of a lab: its profile workload run under Nsight Compute, whose counters

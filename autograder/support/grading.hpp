@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -97,8 +98,10 @@ std::optional<std::string> workload_arg(const std::string& name);
 /// @brief In the profile workload (run under Nsight Compute): ends one call of the lab's code, named
 /// @p what (e.g. "sum_reduce(n = 268435456), the benchmark's size"). Launches the grader's probe kernel,
 /// which separates the calls in the profiler's report, and names the call in the workload's record, so
-/// that the runner judges each kernel launch with the call that made it.
-void profile_call_done(const std::string& what);
+/// that the runner judges each kernel launch with the call that made it. @p facts: what the grader knows
+/// the call must show (e.g. {"wavefronts", 4}: the shared-memory wavefronts a load of this stride takes),
+/// for the rubric's rules that name them.
+void profile_call_done(const std::string& what, const std::map<std::string, double>& facts = {});
 
 /// @brief In a workload run: the tool that runs it ("memcheck", "racecheck", "synccheck", "ncu"), as the
 /// runner's `--workload-tool` names it; empty when not named.

@@ -60,7 +60,7 @@ struct CheckRecord {
     bool higher_is_better = true;
     std::vector<std::string> notes;
     std::map<std::string, std::string> workload;  // handed to the workload runs (hand_to_workloads)
-    std::vector<std::string> calls;               // the profile workload's calls (profile_call_done)
+    nlohmann::json calls = nlohmann::json::array();  // the profile workload's calls (profile_call_done)
 };
 
 struct State {
@@ -264,12 +264,12 @@ std::optional<std::string> workload_arg(const std::string& name) {
 
 const std::string& workload_tool() { return g.workload_tool; }
 
-void profile_call_done(const std::string& what) {
+void profile_call_done(const std::string& what, const std::map<std::string, double>& facts) {
     CUDA_CHECK(cudaDeviceSynchronize());
     // Where the lab's code runs: ncu lists each process's kernels together, in order.
     if (isolation::enabled()) isolation::probe_in_student_host();
     else run_profile_probe();
-    g.current.calls.push_back(what);
+    g.current.calls.push_back({{"what", what}, {"facts", facts}});
 }
 
 bool run_guarded(const std::function<void()>& call, const std::string& what) {

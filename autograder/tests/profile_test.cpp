@@ -342,10 +342,11 @@ Launch reduction(const std::string& name, double warps, double writes, double st
              {"smsp__sass_inst_executed_op_shared_ld.sum", warps / 8}}};
 }
 
-std::string profile_records(const std::vector<std::string>& calls, bool passed = true) {
-    json end = {{"event", "end"}, {"check", kProfileWorkload}, {"passed", passed}, {"class", passed ? "pass" : "wrong_result"},
-                {"message", ""}};
-    if (!calls.empty()) end["calls"] = calls;
+// The workload's records, its calls named as profile_call_done() names them (with @p facts for each).
+std::string profile_records(const std::vector<std::string>& calls, const std::vector<json>& facts = {}) {
+    json end = {{"event", "end"}, {"check", kProfileWorkload}, {"passed", true}, {"class", "pass"}, {"message", ""}};
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        end["calls"].push_back({{"what", calls[i]}, {"facts", i < facts.size() ? facts[i] : json::object()}});
     const json lines[] = {{{"event", "start"}, {"check", kProfileWorkload}}, end, {{"event", "done"}}};
     std::string out;
     for (std::size_t i = 0; i < 3; ++i) {
@@ -477,11 +478,45 @@ TEST_CASE("shared-memory use: the quantities sum their metrics, and HFMA2.MMA is
                 CHECK_MESSAGE(known, "lab " << lab.id << " names " << q);
             }
     }
-    CHECK(labs == 5);
+    CHECK(labs == 6);
     json bad = json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "T",
         "checks": [{"name": "a", "points": 1}],
         "shared_memory_use": {"name": "u", "points": 1, "rules": [{"measure": "warps", "of": "warps"}]}}]})");
     CHECK_THROWS_AS(parse_rubric(bad), std::runtime_error);  // neither at_least nor at_most
     bad["labs"][0]["shared_memory_use"]["rules"] = json::array();
     CHECK_THROWS_AS(parse_rubric(bad), std::runtime_error);  // no rule
+}
+
+TEST_CASE("shared-memory use: a ratio the workload states for each call (Lab 06's wavefronts a load)") {
+    const Rubric r = load_rubric(RUBRIC_PATH);
+    const RubricLab* lab = r.find("06");
+    REQUIRE(lab);
+    REQUIRE(lab->shared_use);
+    const RubricSharedUse& item = *lab->shared_use;
+    REQUIRE(item.rules.size() == 1);
+    CHECK(item.rules[0].near_fact == "wavefronts");
+    // strided_loads at stride 1 and 4 (4-byte words): 1 and 4 wavefronts a load; in process (Lab 06).
+    const auto loads = [](double wavefronts_a_load) {
+        return Launch{"_ZN5lab0619strided_load_kernelIfEEviPf",
+                      {{"smsp__warps_launched.sum", 4224},
+                       {"smsp__sass_inst_executed_op_shared_ld.sum", 1e6},
+                       {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 1e6 * wavefronts_a_load}}};
+    };
+    const std::vector<std::string> calls = {"strided_loads(stride = 1, word_bytes = 4)", "strided_loads(stride = 4, word_bytes = 4)"};
+    const std::vector<json> facts = {{{"wavefronts", 1}}, {{"wavefronts", 4}}};
+    const auto judge = [&](double at1, double at4, const std::vector<json>& f) {
+        std::string log = report({{"probe"}, loads(at1), {"probe"}, loads(at4), {"probe"}});
+        log = std::regex_replace(log, std::regex("lab01_solution(_host)?"), "lab06_solution");  // in process
+        return judge_shared_use(item, run(log, 0, profile_records(calls, f)), kKey, 60, "lab06");
+    };
+    CHECK(judge(1.0, 4.1, facts).passed());
+    // A curve of repeated conflict-free loads: one wavefront a load at every stride.
+    CheckResult c = judge(1.0, 1.0, facts);
+    CHECK(c.cls == Failure::TechniqueNotUsed);
+    CHECK(c.message.find("stride = 4") != std::string::npos);
+    CHECK(c.hint.find("bank conflicts") != std::string::npos);
+    // Too many wavefronts is as wrong as too few.
+    CHECK(judge(1.0, 6.0, facts).cls == Failure::TechniqueNotUsed);
+    // A call whose fact the workload did not state cannot be judged: grader_integrity, never a pass.
+    CHECK(judge(1.0, 4.0, {facts[0]}).cls == Failure::GraderIntegrity);
 }

@@ -601,3 +601,21 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
             return;
     }
 }
+
+// The runner's Nsight Compute check runs this test case alone (the rubric's "shared_memory_use" item),
+// after the grader's probe kernel: strided_loads at strides of every conflict degree, for both word sizes,
+// each a call of its own. Nsight Compute counts the shared-memory load wavefronts of each launch for each
+// load instruction: a warp's load of 4-byte words takes one wavefront a pass of the banks, of 8-byte words
+// two, so a load at a stride of n ways takes n (4-byte) or 2n (8-byte) wavefronts (the grader's model,
+// model_ways). A curve made some other way (loops repeated as often as the model says, a grid scaled by
+// it) shows the model's times but not its wavefronts. Graded runs never include it.
+TEST_CASE("profile workload" * doctest::test_suite("profile")) {
+    course::DeviceBuffer<float> sink(1);
+    for (int word_bytes : {4, 8})
+        for (int stride : {1, 2, 3, 4, 8, 16, 24, 32}) {
+            const std::string what = "strided_loads(stride = " + std::to_string(stride) + ", word_bytes = " +
+                                     std::to_string(word_bytes) + ")";
+            if (!grading::run_student([&] { lab06::strided_loads(stride, word_bytes, sink.data()); }, what)) return;
+            grading::profile_call_done(what, {{"wavefronts", double(model_ways(stride, word_bytes) * word_bytes / 4)}});
+        }
+}

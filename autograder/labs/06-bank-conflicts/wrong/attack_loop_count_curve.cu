@@ -5,9 +5,9 @@
 // long. Its time is then launch overhead plus ways x one pass: slowdowns of about 1, 2, 4, ... 32 (16 for
 // 8-byte words), inside every band (0.85x + ... up to 1.15 x ways), rising with the degree, odd strides at 1x.
 // The technique check only asks for static shared memory and a plain launch of the graded kernel, and the
-// curve checks only judge the times, so nothing looks at which words the lanes read.
-// A naive grader gives full marks. Expected now: pass (a hole: the curve is the model's by construction);
-// listed as wrong_result, the class a correct grader gives.
+// curve checks only judge the times. The shared-memory-use check under Nsight Compute counts its load
+// wavefronts: one a load (two for 8-byte words) at every stride, where the model asks n (2n) at n ways.
+// Expected: technique_not_used (the shared-memory-use check; skipped where ncu cannot read the counters).
 
 // BEGIN STUDENT REGION strided_load_kernel
     // BUG (cheat): `stride` carries the conflict degree (the launch passes it); the loads never conflict.
