@@ -571,11 +571,18 @@ CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileR
     }
     if (ld > item.max_share || st > item.max_share) {
         const bool loads = ld >= st;
+        // Where: the launch with the most replays of that kind, and the call that made it.
+        std::size_t worst = 0;
+        for (std::size_t i = 1; i < lab_kernels.size(); ++i)
+            if ((loads ? lab_kernels[i].load_conflicts : lab_kernels[i].store_conflicts) >
+                (loads ? lab_kernels[worst].load_conflicts : lab_kernels[worst].store_conflicts))
+                worst = i;
         set_failure(c, Failure::TechniqueNotUsed,
                     std::string("bank conflicts: your kernels' shared-memory ") + (loads ? "loads" : "stores") +
                         " took " + percent(loads ? ld : st) + " more wavefronts than the " +
                         std::to_string(static_cast<long long>(needed)) + " a transpose of these matrices needs (at most " +
-                        percent(item.max_share) + " allowed)" + where);
+                        percent(item.max_share) + " allowed); the most in " + describe(lab_kernels[worst]) + ", during " +
+                        r->calls[r->call_of[worst]] + where);
         c.hint = "the 32 threads of a warp that read (or write) one tile column touch tile[r][c] for r = 0..31; with "
                  "rows of W floats those sit in banks (r * W + c) % 32, all different only when W is odd: pad the "
                  "row to kTile + 1 floats, or swizzle the column (c ^ r)";

@@ -153,6 +153,7 @@ TEST_CASE("conflicted loads or stores of the lab's kernels fail as technique_not
     CheckResult c = judge_bank_conflicts(kItem, run(conflicted), kKey, 60, "lab04");
     CHECK(c.cls == Failure::TechniqueNotUsed);
     CHECK(c.message.find("loads took") != std::string::npos);
+    CHECK(c.message.find("the most in lab04::transpose_tile_kernel") != std::string::npos);  // where
     CHECK(c.hint.find("kTile + 1") != std::string::npos);
     // The probe's own conflicts (50% of its loads) are never the lab's.
     CHECK(judge_bank_conflicts(kItem, run(log), kKey, 60, "lab04").passed());
