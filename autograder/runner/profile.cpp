@@ -409,6 +409,23 @@ std::optional<ProfileReading> read_profile(CheckResult& c, const ProfileRun& run
 }
 }  // namespace
 
+namespace {
+// read_profile() for an item: @p c becomes the item's result so far; where the counters cannot be read
+// here, the item not run (its time kept), and nullopt.
+template <class Item>
+std::optional<ProfileReading> read_for(const Item& item, CheckResult& c, const ProfileRun& run, const std::string& key,
+                                       double timeout_s, const std::string& lab_namespace) {
+    c = base(item);
+    std::optional<ProfileReading> r = read_profile(c, run, key, timeout_s, lab_namespace);
+    if (r && r->skipped) {
+        c = runner_item_skipped(base(item), c.message);
+        c.seconds = run.seconds;
+        return std::nullopt;
+    }
+    return r;
+}
+}  // namespace
+
 CheckResult bank_conflicts_skipped(const RubricBankConflicts& item, const std::string& why) {
     return runner_item_skipped(base(item), why);
 }
@@ -427,14 +444,9 @@ CheckResult shared_use_not_built(const RubricSharedUse& item, const ProcessOutco
 
 CheckResult judge_shared_use(const RubricSharedUse& item, const ProfileRun& run, const std::string& key,
                              double timeout_s, const std::string& lab_namespace) {
-    CheckResult c = base(item);
-    const std::optional<ProfileReading> r = read_profile(c, run, key, timeout_s, lab_namespace);
+    CheckResult c;
+    const std::optional<ProfileReading> r = read_for(item, c, run, key, timeout_s, lab_namespace);
     if (!r) return c;
-    if (r->skipped) {
-        CheckResult s = shared_use_skipped(item, c.message);
-        s.seconds = run.seconds;
-        return s;
-    }
     const std::string where = " (log: " + run.log_path + ")";
     for (const auto& rule : item.rules)
         for (const std::string& q : {rule.measure, rule.of}) {
@@ -522,14 +534,9 @@ CheckResult judge_shared_use(const RubricSharedUse& item, const ProfileRun& run,
 
 CheckResult judge_bank_conflicts(const RubricBankConflicts& item, const ProfileRun& run, const std::string& key,
                                  double timeout_s, const std::string& lab_namespace) {
-    CheckResult c = base(item);
-    const std::optional<ProfileReading> r = read_profile(c, run, key, timeout_s, lab_namespace);
+    CheckResult c;
+    const std::optional<ProfileReading> r = read_for(item, c, run, key, timeout_s, lab_namespace);
     if (!r) return c;
-    if (r->skipped) {
-        CheckResult s = bank_conflicts_skipped(item, c.message);
-        s.seconds = run.seconds;
-        return s;
-    }
     const std::string where = " (log: " + run.log_path + ")";
     const nlohmann::json& end = r->end;
     std::vector<SharedTraffic> lab_kernels;
