@@ -12,7 +12,7 @@
 # Carry .debs/ on a machine without the course's Debian packages (see .ci/debs-prefix.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-LABS=${LABS:-"01 02 03 04 05"}
+LABS=${LABS:-"01 02 03 04 05 06"}
 ISO=${ISO:-build-iso}
 K=${K:-5}
 LOGS=${OUT:-build-iso/logs}
@@ -85,7 +85,7 @@ for b in ("iso", "inproc"):
         except Exception as e:
             print("missing", b, i, e); continue
         for t in r.get("tests", []):
-            if "speed" not in t["name"]: continue
+            if "speed" not in t["name"] and "slowdown" not in t["name"]: continue
             m = re.search(r"measured ([0-9.]+)", t.get("output", "")) or re.search(r"([0-9]+\.[0-9]+)x", t.get("output", ""))
             if m: fig.setdefault(t["name"], {}).setdefault(b, []).append(float(m.group(1)))
 print(f"{'check':70s} {'in-process':>22s} {'isolated':>22s} {'bias':>7s}")

@@ -395,8 +395,23 @@ int main(int argc, char** argv) {
         return context.run();
     }
 
+    // A lab whose code runs in launch hosts (isolation.hpp) starts them from this program's own path.
+    const auto isolate = [&]() -> bool {
+        const char* lab = isolation::registered_lab();
+        if (!lab) return true;
+        char self[4096] = {0};
+        const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+        if (len <= 0) {
+            std::cerr << "cannot grade: the check program cannot find its own path" << std::endl;
+            return false;
+        }
+        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer");
+        return true;
+    };
     if (cpu_only) {
-        // Host-side parts of a lab (analytic models, references) are checked in CI without a GPU.
+        // Host-side parts of a lab (analytic models, references) are checked in CI without a GPU; an isolated
+        // lab's host-side functions run in its launch host, which starts without a GPU too.
+        if (!isolate()) return 1;
         g.seed = seed ? *seed : course::seed_from_env_or_entropy();
         std::cout << "CPU-only checks; seed: " << g.seed << std::endl;
         doctest_args.push_back("--test-suite=cpu");
@@ -418,15 +433,7 @@ int main(int argc, char** argv) {
         CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
         g.free_at_start = free_bytes;
     }
-    if (const char* lab = isolation::registered_lab()) {
-        char self[4096] = {0};
-        const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
-        if (len <= 0) {
-            std::cerr << "cannot grade: the check program cannot find its own path" << std::endl;
-            return 1;
-        }
-        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer");
-    }
+    if (!isolate()) return 1;
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed

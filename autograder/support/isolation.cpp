@@ -55,6 +55,7 @@ struct State {
     Process hosts[2];
     std::map<CUdeviceptr, Export> exports;
     std::uint64_t next_id = 1;
+    Callback callback;                                 // what the student's host may call back, while a scope lives
     std::optional<Host> batching;                      // the host whose calls a Batch collects
     nlohmann::json pending = nlohmann::json::array();  // those calls
 } g;
@@ -128,14 +129,39 @@ void start(Host h) {
     p.mapped.clear();
 }
 
+nlohmann::json run_callback(Host h, const nlohmann::json& asked) {
+    if (h != Host::Student || !g.callback)
+        return {{"ok", false}, {"kind", "refused"}, {"message", "no callback may be called here"}};
+    try {
+        const std::string name = asked.at("callback").get<std::string>();
+        std::vector<std::int64_t> integers;
+        if (asked.contains("integers")) integers = asked.at("integers").get<std::vector<std::int64_t>>();
+        if (integers.size() > 16) throw std::invalid_argument("too many arguments");
+        g.callback(name, integers);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        return {{"ok", true}};
+    } catch (const std::invalid_argument& e) {
+        return {{"ok", false}, {"kind", "invalid"}, {"message", e.what()}};
+    } catch (const course::CudaError&) {
+        throw;  // the check program's own context failed: a grader error, not the student's
+    } catch (const std::exception& e) {
+        return {{"ok", false}, {"kind", "refused"}, {"message", e.what()}};
+    }
+}
+
 nlohmann::json request(Host h, const nlohmann::json& message, int pass_fd = -1) {
     Process& p = g.hosts[static_cast<int>(h)];
     if (p.pid < 0) start(h);
     try {
         wire::send(p.sock, message, pass_fd);
-        wire::Received r = wire::receive(p.sock);
-        if (r.fd >= 0) ::close(r.fd);
-        return r.message;
+        for (;;) {
+            wire::Received r = wire::receive(p.sock);
+            if (r.fd >= 0) ::close(r.fd);
+            if (!r.message.is_object() || !r.message.contains("callback")) return r.message;
+            // The student's code asks for a callback of the check program's during its call: run it here,
+            // wait for this device, answer, and go on waiting for the call's own answer.
+            wire::send(p.sock, run_callback(h, r.message));
+        }
     } catch (const wire::ChannelClosed&) {
         const std::string how = reap(p);
         throw std::runtime_error(std::string(host_name(h)) + " ended during '" + message.value("name", message.value("op", "")) +
@@ -274,16 +300,21 @@ void enable(const std::string& program_path, const std::string& lab_id, bool exa
     course::set_device_allocator({shared_allocate, shared_release});
 }
 
-void call(Host host, const std::string& op, const std::vector<Arg>& args) {
+namespace {
+// The message of one call, with every shared buffer it names mapped into the host first.
+nlohmann::json call_message(Host host, const std::string& op, const std::vector<Arg>& args) {
     nlohmann::json encoded = nlohmann::json::array();
     for (const Arg& a : args) {
-        if (a.kind == Arg::Kind::Device) {
-            const Export* e = find_export(a.pointer);
-            if (e) ensure_mapped(host, *e);
-        }
+        if (a.kind == Arg::Kind::Device)
+            if (const Export* e = find_export(a.pointer)) ensure_mapped(host, *e);
         encoded.push_back(encode(a));
     }
-    nlohmann::json message = {{"op", "call"}, {"name", op}, {"args", encoded}, {"exact", g.exact}};
+    return {{"op", "call"}, {"name", op}, {"args", encoded}, {"exact", g.exact}};
+}
+}  // namespace
+
+void call(Host host, const std::string& op, const std::vector<Arg>& args) {
+    nlohmann::json message = call_message(host, op, args);
     if (g.batching == host) {
         g.pending.push_back(std::move(message));
         return;
@@ -292,7 +323,36 @@ void call(Host host, const std::string& op, const std::vector<Arg>& args) {
     if (!reply.value("ok", false)) throw_failure(host, op, reply);
 }
 
-Batch::Batch(Host host) : host_(host) {
+namespace {
+nlohmann::json call_for_value(Host host, const std::string& op, const std::vector<Arg>& args) {
+    if (g.batching == host) throw std::logic_error("grader: a call for a value inside a batch");
+    const nlohmann::json reply = request(host, call_message(host, op, args));
+    if (!reply.value("ok", false)) throw_failure(host, op, reply);
+    if (!reply.contains("value")) throw std::runtime_error(op + " returned no value");
+    return reply.at("value");
+}
+}  // namespace
+
+std::int64_t call_int(Host host, const std::string& op, const std::vector<Arg>& args) {
+    const nlohmann::json v = call_for_value(host, op, args);
+    if (!v.is_number_integer()) throw std::runtime_error(op + " returned something that is not an integer");
+    return v.get<std::int64_t>();
+}
+
+std::string call_string(Host host, const std::string& op, const std::vector<Arg>& args) {
+    const nlohmann::json v = call_for_value(host, op, args);
+    if (!v.is_string()) throw std::runtime_error(op + " returned something that is not a string");
+    return v.get<std::string>();
+}
+
+CallbackScope::CallbackScope(Callback callback) {
+    if (g.callback) throw std::logic_error("grader: a callback scope inside another");
+    g.callback = std::move(callback);
+}
+
+CallbackScope::~CallbackScope() { g.callback = nullptr; }
+
+Batch::Batch(Host host, bool back_to_back) : host_(host), back_to_back_(back_to_back) {
     if (g.batching) throw std::logic_error("grader: a batch inside a batch");
     g.batching = host;
     g.pending = nlohmann::json::array();
@@ -308,7 +368,8 @@ std::vector<double> Batch::send() {
     g.pending = nlohmann::json::array();
     if (calls.empty()) return {};
     std::string first = calls[0].value("name", "");
-    const nlohmann::json reply = request(host_, {{"op", "calls"}, {"name", first}, {"calls", calls}});
+    const nlohmann::json reply =
+        request(host_, {{"op", "calls"}, {"name", first}, {"calls", calls}, {"back_to_back", back_to_back_}});
     if (reply.value("ok", false)) {
         std::vector<double> gpu_ms;
         if (reply.contains("gpu_ms") && reply["gpu_ms"].is_array())
@@ -394,12 +455,16 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     slots = std::max(slots, 1);
     std::uint64_t draw = course::hash64(0x5eed0fa11ull, static_cast<std::uint64_t>(::getpid()));
     // One batch of contender c: its host-clock time, and the GPU time its host's events gave each call.
+    // The calls of a batch of contender c, and the input slot of its call i.
+    const auto calls_of = [&](std::size_t c) { return contenders[c].calls > 0 ? contenders[c].calls : slots; };
+    const auto slot_of = [&](std::size_t c, int i) { return contenders[c].calls > 0 ? 0 : i; };
     auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms) {
         const Contender& k = contenders[c];
-        for (int s = 0; s < slots; ++s)
-            if (before_each) before_each(c, s);
+        const int calls = calls_of(c);
+        for (int s = 0; s < calls; ++s)
+            if (before_each) before_each(c, slot_of(c, s));
         CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<std::uint64_t> seeds(static_cast<std::size_t>(slots));
+        std::vector<std::uint64_t> seeds(static_cast<std::size_t>(calls));
         for (auto& seed : seeds) {
             ++draw;
             seed = course::hash64(draw, draw);
@@ -407,25 +472,34 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         std::vector<std::vector<std::uint32_t>> first(seeds.size());
         const auto t0 = clock::now();
         std::vector<double> gpu;
+        // Slots that share one output (Lab 06's sink) are sampled once: each sample is a kernel of this
+        // program's, and a switch of the GPU between processes.
+        const auto shared_output = [&](int s) {
+            for (int t = 0; t < s; ++t)
+                if (k.output(slot_of(c, t)) == k.output(slot_of(c, s))) return true;
+            return false;
+        };
         {
-            Batch batch(k.host);
-            for (int s = 0; s < slots; ++s) k.run(s);
+            Batch batch(k.host, k.back_to_back);
+            for (int s = 0; s < calls; ++s) k.run(slot_of(c, s));
             gpu = batch.send();
         }
-        for (int s = 0; s < slots; ++s) first[s] = sample_words(k.output(s), k.output_bytes, seeds[s]);
+        for (int s = 0; s < calls; ++s)
+            if (!shared_output(s)) first[s] = sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]);
         const auto t1 = clock::now();
         if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         if (gpu_ms) *gpu_ms = std::move(gpu);
-        for (int s = 0; s < slots; ++s)
-            if (after_each) after_each(c, s);
+        for (int s = 0; s < calls; ++s)
+            if (after_each) after_each(c, slot_of(c, s));
         // The output as the check program saw it when the clock stopped must be the output it verified.
-        for (int s = 0; s < slots && late_output && !*late_output; ++s)
-            if (sample_words(k.output(s), k.output_bytes, seeds[s]) != first[s]) *late_output = c;
+        for (int s = 0; s < calls && late_output && !*late_output; ++s)
+            if (!shared_output(s) && sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]) != first[s])
+                *late_output = c;
     };
     for (int w = 0; w < warmup; ++w)
         for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr, nullptr);
     std::vector<std::vector<double>> samples(contenders.size());
-    std::vector<double> overhead;  // host-clock ms beyond the GPU's own, a call, in the calibrating batches
+    std::vector<double> overhead;  // host-clock ms beyond the GPU's own, a batch, in the calibrating batches
     for (int r = 0; r < repetitions; ++r) {
         for (std::size_t c = 0; c < contenders.size(); ++c) {
             double ms = 0.0;
@@ -433,16 +507,16 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             run_once(c, &ms, &gpu);
             samples[c].push_back(ms);
             if (!contenders[c].calibrates || contenders[c].host != Host::Peers ||
-                gpu.size() != static_cast<std::size_t>(slots))
+                gpu.size() != static_cast<std::size_t>(calls_of(c)))
                 continue;
             double sum = 0.0;
             for (double v : gpu) sum += v;
-            overhead.push_back((ms - sum) / slots);
+            overhead.push_back(ms - sum);  // a batch's: what a batch of any length pays
         }
     }
-    // What the boundary adds to a call, learnt from the library peer in the peers' process, whose own events
+    // What the boundary adds to a batch, learnt from the library peer in the peers' process, whose own events
     // time each call as the in-process timing does (that process holds the course's code only): the median
-    // of the host clock's excess over them. It comes off every contender's calls alike, the student's
+    // of the host clock's excess over them. It comes off every contender's batches alike, the student's
     // included, whose own process is never asked for a time. (The excess grows a little with a call's
     // length: the peer, a kernel of the student's kind and length, gives the student's; the much slower
     // naive baseline keeps about 2% of its own, so its ratio reads about 2% low.)
@@ -452,9 +526,9 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
                          overhead.end());
         cost = std::max(0.0, overhead[overhead.size() / 2]);
     }
-    if (boundary_ms) *boundary_ms = cost;
-    for (auto& s : samples)
-        for (double& ms : s) ms = std::max(ms / slots - cost, 1e-6);
+    if (boundary_ms) *boundary_ms = cost / slots;
+    for (std::size_t c = 0; c < samples.size(); ++c)
+        for (double& ms : samples[c]) ms = std::max((ms - cost) / calls_of(c), 1e-6);
     return samples;
 }
 

@@ -97,6 +97,31 @@ void restart(Host host);
 /// collected: it runs when the batch is sent.
 void call(Host host, const std::string& op, const std::vector<Arg>& args);
 
+/// @brief call() for an operation that returns an integer (outside a Batch): its value. Throws as call()
+/// does, and std::runtime_error when the answer carries no integer.
+std::int64_t call_int(Host host, const std::string& op, const std::vector<Arg>& args);
+
+/// @brief call() for an operation that returns a string (outside a Batch): its value, as call_int().
+std::string call_string(Host host, const std::string& op, const std::vector<Arg>& args);
+
+/// @brief A callback of the check program's that the student's code may ask for during a call
+/// (launch_host::call_back): the name it asked for and its integers. It runs in the check program's own
+/// context, and the device is waited for before the answer goes back. It throws std::invalid_argument for
+/// arguments it refuses (the student's code receives the message as std::invalid_argument).
+using Callback = std::function<void(const std::string& name, const std::vector<std::int64_t>& integers)>;
+
+/// @brief While it lives, the student's host may call @p callback back during its calls (Lab 06's detector
+/// times the check program's mystery kernels so: their strides never enter the student's process). Outside
+/// one, a call back is refused.
+class CallbackScope {
+public:
+    /// @param callback what a call back runs
+    explicit CallbackScope(Callback callback);
+    ~CallbackScope();
+    CallbackScope(const CallbackScope&) = delete;
+    CallbackScope& operator=(const CallbackScope&) = delete;
+};
+
 /// @brief call() with the arguments converted by arg().
 template <class... A>
 void forward(Host host, const std::string& op, A... a) {
@@ -110,7 +135,10 @@ void forward(Host host, const std::string& op, A... a) {
 class Batch {
 public:
     /// @param host whose calls are collected
-    explicit Batch(Host host);
+    /// @param back_to_back the calls queue one behind another on the device, waited for after the last only
+    ///        (for calls whose outputs nothing reads between them: Lab 06's curve); the GPU time of each is
+    ///        then the batch's share
+    explicit Batch(Host host, bool back_to_back = false);
     ~Batch();
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
@@ -120,6 +148,7 @@ public:
 
 private:
     Host host_;
+    bool back_to_back_;
 };
 
 /// @brief trace_kernels() for the student's host: the kernels its calls launched while @p work ran;
@@ -160,15 +189,22 @@ struct Contender {
     /// @brief Whether the boundary's cost is learnt from this contender's calls (the library peer: a
     /// process of the course's own, and a kernel like the student's in kind and length).
     bool calibrates = false;
+    /// @brief Whether its batches run back to back (Batch): the GPU queues the calls of a batch without the
+    /// host waiting between them, so the boundary's cost is paid once a batch, not once a call.
+    bool back_to_back = false;
+    /// @brief Calls a batch of this contender, all on input slot 0 (0: time_across's @p slots, one on each).
+    /// A short call is timed in a batch long enough that the boundary's cost, paid once a batch, is small.
+    int calls = 0;
 };
 
-/// @brief course::time_interleaved() across the process boundary, a batch of @p slots calls a run. Each
-/// run starts with the whole GPU idle and is timed on the host's clock from the request to the end of a
-/// sample of each call's output taken by the check program's own kernel (sample_words()). What the
-/// boundary adds to each call is learnt from the contender that `calibrates` (in the peers' process): the
-/// median excess of its batches' host time over the GPU time its own events gave each call. That excess
-/// comes off every contender's calls,
-/// so that each is timed as the in-process events would time it; @p boundary_ms receives it (ms a call).
+/// @brief course::time_interleaved() across the process boundary, a batch of @p slots calls a run (or the
+/// contender's own number of calls, Contender::calls). Each run starts with the whole GPU idle and is
+/// timed on the host's clock from the request to the end of a sample of each call's output taken by the
+/// check program's own kernel (sample_words()). What the boundary adds to a batch is learnt from the
+/// contender that `calibrates` (in the peers' process): the median excess of its batches' host time over
+/// the GPU time its own events gave its calls. That excess comes off every contender's batches, so that
+/// each call is timed as the in-process events would time it; @p boundary_ms receives it divided by
+/// @p slots (ms a call, where every contender's batch has @p slots calls).
 /// @p before_each and @p after_each are called for every call of the batch (contender, slot), before the
 /// batch is sent and after it finished. When an output changes after its sample was taken, its process
 /// returned before its work was done: @p late_output receives the contender's index (first such run only).

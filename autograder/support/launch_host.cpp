@@ -71,7 +71,21 @@ cudaError_t finish_device() {
     return e;
 }
 
+int g_channel = -1;  // the channel to the check program, for call_back()
+
 }  // namespace
+
+void call_back(const std::string& name, const std::vector<std::int64_t>& integers) {
+    if (g_channel < 0) throw std::runtime_error("no check program to call back");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    wire::send(g_channel, {{"callback", name}, {"integers", integers}});
+    const wire::Received r = wire::receive(g_channel);
+    if (r.fd >= 0) ::close(r.fd);
+    if (r.message.value("ok", false)) return;
+    const std::string message = r.message.value("message", std::string("the callback failed"));
+    if (r.message.value("kind", "") == "invalid") throw std::invalid_argument(message);
+    throw std::runtime_error(message);
+}
 
 int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const void* graded_kernel) {
     int channel = -1;
@@ -82,12 +96,18 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
         return 2;
     }
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    g_channel = channel;
     std::map<std::uint64_t, Mapping> mappings;
     bool tracing = false;
-    if (cudaFree(nullptr) != cudaSuccess) return 3;
+    // Without a usable GPU (a check program's CPU-only checks), host-side operations still run; calls are
+    // then neither timed nor waited for on the device.
+    const bool gpu = cudaFree(nullptr) == cudaSuccess;
+    cudaGetLastError();
 
     // One call of the lab's code: decodes its arguments, runs it, waits for the whole device and answers.
-    const auto run_call = [&](const nlohmann::json& m) -> nlohmann::json {
+    // wait: whether the device is waited for after the call (always, except inside a back-to-back batch,
+    // whose calls queue one behind another and are waited for after the last).
+    const auto run_call = [&](const nlohmann::json& m, bool wait) -> nlohmann::json {
         nlohmann::json reply = {{"ok", true}};
         const auto it = ops.find(m.at("name").get<std::string>());
         if (it == ops.end()) throw std::invalid_argument("no operation " + m.at("name").get<std::string>());
@@ -124,14 +144,15 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
         // the check program reads it from the peers' host only (a trusted one), to learn what the boundary
         // adds to a call's time on the host's clock (isolation::time_across()).
         static cudaEvent_t started = nullptr, ended = nullptr;
-        if (!started) {
+        if (gpu && !started) {
             CUDA_CHECK(cudaEventCreate(&started));
             CUDA_CHECK(cudaEventCreate(&ended));
         }
-        CUDA_CHECK(cudaEventRecord(started, 0));
+        if (gpu && wait) CUDA_CHECK(cudaEventRecord(started, 0));
         bool threw = false;
+        nlohmann::json value;
         try {
-            it->second(*use);
+            value = it->second(*use);
         } catch (const course::CudaError& e) {
             reply = cuda_failure(e.code());
             reply["message"] = e.what();
@@ -143,11 +164,16 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
             reply = {{"ok", false}, {"kind", "threw"}, {"message", "threw something that is not a std::exception"}};
             threw = true;
         }
-        cudaEventRecord(ended, 0);
-        if (const cudaError_t e = finish_device(); e != cudaSuccess && !threw) reply = cuda_failure(e);
         float gpu_ms = 0.0f;
-        if (reply.value("ok", false) && cudaEventElapsedTime(&gpu_ms, started, ended) == cudaSuccess)
-            reply["gpu_ms"] = gpu_ms;
+        if (gpu && wait) {
+            cudaEventRecord(ended, 0);
+            if (const cudaError_t e = finish_device(); e != cudaSuccess && !threw) reply = cuda_failure(e);
+            if (reply.value("ok", false) && cudaEventElapsedTime(&gpu_ms, started, ended) == cudaSuccess)
+                reply["gpu_ms"] = gpu_ms;
+        } else if (const cudaError_t e = gpu ? cudaGetLastError() : cudaSuccess; e != cudaSuccess && !threw) {
+            reply = cuda_failure(e);
+        }
+        if (reply.value("ok", false) && !value.is_null()) reply["value"] = value;
         cudaGetLastError();
         for (const Staged& s : staged) {
             if (s.exact && !reply.value("sticky", false))
@@ -205,19 +231,43 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
                     mappings.erase(it);
                 }
             } else if (op == "call") {
-                reply = run_call(m);
+                reply = run_call(m, true);
             } else if (op == "calls") {
                 // A batch: the calls run one after another, the device waited for after each, and the
-                // answer is the first failure (with its index) or success, once, for all of them.
+                // answer is the first failure (with its index) or success, once, for all of them. Back to
+                // back (where no call's output is read: Lab 06's curve), the calls queue one behind another
+                // and the device is waited for after the last; each call's GPU time is then the batch's
+                // share, by events around the whole batch.
                 const auto& calls = m.at("calls");
+                const bool back_to_back = gpu && m.value("back_to_back", false) && !calls.empty();
+                static cudaEvent_t batch_started = nullptr, batch_ended = nullptr;
+                if (back_to_back && !batch_started) {
+                    CUDA_CHECK(cudaEventCreate(&batch_started));
+                    CUDA_CHECK(cudaEventCreate(&batch_ended));
+                }
+                if (back_to_back) CUDA_CHECK(cudaEventRecord(batch_started, 0));
                 nlohmann::json gpu_ms = nlohmann::json::array();
                 for (std::size_t i = 0; i < calls.size(); ++i) {
-                    reply = run_call(calls[i]);
+                    reply = run_call(calls[i], !back_to_back);
                     if (!reply.value("ok", false)) {
                         reply["index"] = i;
                         break;
                     }
                     gpu_ms.push_back(reply.value("gpu_ms", 0.0));
+                }
+                if (back_to_back) {
+                    cudaEventRecord(batch_ended, 0);
+                    const cudaError_t e = finish_device();
+                    float total = 0.0f;
+                    if (reply.value("ok", false) && e != cudaSuccess) {
+                        reply = cuda_failure(e);
+                        reply["index"] = calls.size() - 1;
+                    } else if (reply.value("ok", false) &&
+                               cudaEventElapsedTime(&total, batch_started, batch_ended) == cudaSuccess) {
+                        gpu_ms = nlohmann::json::array();
+                        for (std::size_t i = 0; i < calls.size(); ++i) gpu_ms.push_back(total / calls.size());
+                    }
+                    cudaGetLastError();
                 }
                 if (reply.value("ok", false)) reply["gpu_ms"] = gpu_ms;
             } else if (op == "trace_begin") {

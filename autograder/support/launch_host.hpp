@@ -63,23 +63,40 @@ private:
     std::vector<std::vector<float>> arrays_;  // host arrays the message carried
 };
 
-/// @brief One operation: decodes its arguments and runs.
-using Entry = std::function<void(const Arguments&)>;
+/// @brief One operation: decodes its arguments, runs, and returns its value (null for none), which the
+/// answer carries as "value".
+using Entry = std::function<nlohmann::json(const Arguments&)>;
 
-/// @brief Calls @p f with the decoded arguments (a helper of entry()).
+/// @brief Calls @p f with the decoded arguments and returns its value as JSON (a helper of entry()).
 template <class R, class... P, std::size_t... I>
-void apply(R (*f)(P...), const Arguments& a, std::index_sequence<I...>) {
-    f(a.get<P>(I)...);
+nlohmann::json apply(R (*f)(P...), const Arguments& a, std::index_sequence<I...>) {
+    if constexpr (std::is_void_v<R>) {
+        f(a.get<P>(I)...);
+        return nullptr;
+    } else {
+        static_assert(std::is_integral_v<R> || std::is_same_v<R, std::string>,
+                      "an operation returns nothing, an integer or a string");
+        return nlohmann::json(f(a.get<P>(I)...));
+    }
 }
 
-/// @brief The entry of a function whose parameters are pointers and integers.
+/// @brief The entry of a function whose parameters are pointers and integers, and which returns nothing,
+/// an integer or a string.
 template <class R, class... P>
 Entry entry(R (*f)(P...)) {
     return [f](const Arguments& a) {
         if (a.size() != sizeof...(P)) throw std::invalid_argument("wrong number of arguments");
-        apply(f, a, std::index_sequence_for<P...>{});
+        return apply(f, a, std::index_sequence_for<P...>{});
     };
 }
+
+/// @brief During an operation, asks the check program to run its callback @p name with @p integers (e.g.
+/// Lab 06's mystery kernel, which must never be in this process) and waits until it ran and the check
+/// program's device is idle. The device of this process is waited for first, so that work (an event) this
+/// process enqueued before the call is done before the check program's starts, and work it enqueues after
+/// starts after it. Throws std::invalid_argument with the check program's message when the callback refused
+/// its arguments, std::runtime_error when it failed otherwise or the channel broke.
+void call_back(const std::string& name, const std::vector<std::int64_t>& integers);
 
 /// @brief Runs a reduction peer that sizes its temporary storage for an element count (a CUB wrapper:
 /// constructible from the count, callable as `peer(in, out, n)`), made again only when a larger count

@@ -37,9 +37,12 @@ void strided_loads(int stride, int word_bytes, float* d_sink);
 
 /// @brief The detector: times a kernel of unknown stride against the same kernel at known strides,
 /// and returns the conflict degree (1, 2, 4, ...) whose timing the unknown one matches.
-/// @param run_mystery enqueues one launch of the unknown kernel on the default stream
-/// @param run_known enqueues one launch of the same kernel with the given stride (1 to 128) on the
-///        default stream; its conflict degree is conflict_ways(stride, word_bytes)
+/// @param run_mystery runs one launch of the unknown kernel and returns once it is done. It runs after
+///        everything enqueued on the device before the call, and before anything enqueued after it, so
+///        events recorded on the default stream before and after the call time it (the grader's kernels
+///        run in the grader's own process, where your code cannot read their strides)
+/// @param run_known the same for the same kernel with the given stride (1 to 128; anything else throws
+///        std::invalid_argument); its conflict degree is conflict_ways(stride, word_bytes)
 /// @param word_bytes 4 or 8: the size of the words both kernels load
 /// @return the conflict degree of run_mystery: a power of two, at most 32 (4-byte words) or 16 (8-byte)
 int detect_conflict_ways(const std::function<void()>& run_mystery, const std::function<void(int stride)>& run_known,

@@ -12,7 +12,10 @@ namespace lab06::baseline {
 namespace {
 constexpr int kThreads = 256;
 constexpr int kWords = 1024;      // a power of two and a multiple of 32: `& (kWords - 1)` keeps the bank
-constexpr int kIterations = 256;  // ~0.04 ms at stride 1 (floats) on an H100
+// ~0.16 ms at stride 1 (floats) on an H100. The detector's calls of the mystery and known kernels cross
+// the process boundary (interface.cpp), which adds tens of microseconds to each: the kernel is long
+// enough that the conflict, not that, sets the time.
+constexpr int kIterations = 1024;
 
 template <class Word>
 __global__ void strided_load_kernel(int stride, float* __restrict__ sink) {

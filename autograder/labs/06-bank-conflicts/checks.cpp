@@ -5,8 +5,10 @@
 // the grader's own model computed in 64 bits. The microbenchmark is judged by the shape of its own
 // measured curve: ratios T(s) / T(1) of its medians, each within a band around the model at every stride,
 // so no absolute figure of any particular GPU enters. The detector is run against mystery strides drawn
-// from a secret of the grading process (not from the printed seed), masked in the closures the detector
-// is given. The curve is written to lab06_strides.csv and lab06_strides.svg in the artifacts folder
+// from a secret of the grading process (not from the printed seed). The student's code runs in a process
+// of its own (interface.cpp): the detector's run_mystery() and run_known() call this program back, which
+// launches the grader's kernel here, so no mystery's stride enters the student's process (built without
+// isolation, the closures hold each stride masked with the secret). The curve is written to lab06_strides.csv and lab06_strides.svg in the artifacts folder
 // (build/grading) for the student to look at.
 #include <doctest/doctest.h>
 
@@ -18,6 +20,7 @@
 #include "device_buffer.hpp"
 #include "grading.hpp"
 #include "guarded_buffer.hpp"
+#include "isolation.hpp"
 #include "kernel_trace.hpp"
 #include "random.hpp"
 #include "timer.hpp"
@@ -198,14 +201,62 @@ struct Curve {
 
 std::map<int, Curve> g_curves;  // what has been measured this run, for the report files
 
-// Medians of every stride 1..kMaxStride, timed round-robin so that clock changes hit all alike.
+// Across the process boundary, each stride's calls are timed in batches of about kBatchMs of GPU time, back
+// to back: what the boundary adds to a batch (switches of the GPU between processes, about 0.8 ms on an
+// H200) is paid once a batch and learnt from a contender of the grader's own, so that what is left of it
+// after the subtraction is under 1% of a batch at any stride.
+constexpr double kBatchMs = 10.0;
+constexpr int kMinBatchCalls = 1;
+constexpr int kMaxBatchCalls = 1024;
+constexpr int kRoughCalls = 16;  // calls a batch of the first round, which sizes the batches
+
+// Medians of every stride 1..kMaxStride, timed round-robin so that clock changes hit all alike. Where the
+// student's code runs in a process of its own, each stride is a batch of calls timed on the check program's
+// clock (isolation::time_across), and what the boundary adds to a batch is learnt from the grader's own
+// strided-load kernel in the peers' process, whose events time it as in-process events do.
 std::vector<double> time_sweep(int word_bytes, float* sink) {
-    std::vector<std::function<void()>> runs;
-    for (int s = 1; s <= lab06::kMaxStride; ++s) runs.push_back([=] { lab06::strided_loads(s, word_bytes, sink); });
-    course::BenchOptions options;
-    options.warmup = 1;
-    options.repetitions = grading::quick() ? 3 : 9;
-    const auto samples = course::time_interleaved(runs, options);
+    const int repetitions = grading::quick() ? 3 : 9;
+    std::vector<std::vector<double>> samples;
+    if (!grading::isolation::enabled()) {
+        std::vector<std::function<void()>> runs;
+        for (int s = 1; s <= lab06::kMaxStride; ++s) runs.push_back([=] { lab06::strided_loads(s, word_bytes, sink); });
+        course::BenchOptions options;
+        options.warmup = 1;
+        options.repetitions = repetitions;
+        samples = course::time_interleaved(runs, options);
+    } else {
+        using grading::isolation::Contender;
+        using grading::isolation::Host;
+        static course::DeviceBuffer<float> calibration_sink(1);
+        float* const peer_sink = calibration_sink.data();
+        std::vector<Contender> contenders;
+        const auto output = [sink](int) -> const void* { return sink; };
+        for (int s = 1; s <= lab06::kMaxStride; ++s)
+            contenders.push_back({[=](int) { lab06::strided_loads(s, word_bytes, sink); }, Host::Student, output,
+                                  sizeof(float), false, true, kMinBatchCalls});
+        contenders.push_back({[=](int) { grading::isolation::forward(Host::Peers, "strided_loads", 1, word_bytes, peer_sink); },
+                              Host::Peers, [peer_sink](int) -> const void* { return peer_sink; }, sizeof(float), true,
+                              true, kMinBatchCalls});
+        // A first round, after a warm-up, gives each contender's host time a call, boundary included: at least
+        // its GPU time, so the calls a batch it gives keep a batch under kBatchMs of GPU time.
+        std::vector<Contender> rough_contenders = contenders;
+        for (Contender& c : rough_contenders) {
+            c.calibrates = false;  // nothing is taken off: an overestimate
+            c.calls = kRoughCalls;
+        }
+        const auto rough = grading::isolation::time_across(rough_contenders, 1, 1, 1, nullptr, nullptr, nullptr);
+        for (std::size_t c = 0; c < contenders.size(); ++c) {
+            const double per_call = std::max(rough[c][0], 1e-3);
+            contenders[c].calls = std::clamp(static_cast<int>(kBatchMs / per_call), kMinBatchCalls, kMaxBatchCalls);
+        }
+        double boundary_ms = 0.0;
+        samples = grading::isolation::time_across(contenders, 1, 1, repetitions, nullptr, nullptr, nullptr, &boundary_ms);
+        samples.pop_back();
+        grading::note(word_name(word_bytes) + " curve timed across the process boundary in batches of about " +
+                      grading::fixed(kBatchMs, 0) + " ms (" + std::to_string(contenders[0].calls) + " calls at stride 1, " +
+                      std::to_string(contenders[31].calls) + " at stride 32), back to back; the boundary's cost, " +
+                      grading::fixed(1000 * boundary_ms, 0) + " us a batch, learnt from the grader's kernel, comes off every batch");
+    }
     std::vector<double> ms;
     for (const auto& s : samples) ms.push_back(course::median(s));
     return ms;
@@ -500,7 +551,17 @@ std::string shape_key(int word_bytes) { return "launch-" + std::to_string(word_b
 // launch): the race check then runs that kernel with the same blocks, fewer of them. Anything else hands
 // nothing (the workload then runs the launcher itself).
 void hand_launch_shape(int word_bytes, float* sink) {
-    const auto expected = grading::kernel_name(lab06::graded_kernel(word_bytes));
+    std::optional<std::string> expected;
+    if (!grading::isolation::enabled()) {
+        expected = grading::kernel_name(lab06::graded_kernel(word_bytes));
+    } else {
+        try {
+            expected = grading::isolation::call_string(grading::isolation::Host::Student, "graded_kernel_name",
+                                                       {grading::isolation::arg(word_bytes)});
+        } catch (const std::exception&) {
+            // no name: the race check runs the launcher itself
+        }
+    }
     bool ran = false;
     const auto kernels = grading::trace_kernels(
         [&] { ran = grading::run_student([&] { lab06::strided_loads(1, word_bytes, sink); }, "strided_loads(1)"); }, nullptr);
@@ -542,12 +603,21 @@ TEST_CASE("conflict_ways for 8-byte words at every stride" * doctest::test_suite
 TEST_CASE("strided_load_kernel loads from shared memory") {
     course::DeviceBuffer<float> sink(1);
     for (int word_bytes : {4, 8}) {
-        cudaFuncAttributes attr{};
-        CUDA_CHECK(cudaFuncGetAttributes(&attr, lab06::graded_kernel(word_bytes)));
         const std::string name = word_bytes == 4 ? "strided_load_kernel<float>" : "strided_load_kernel<double>";
-        grading::note(name + ": " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
-                      std::to_string(attr.numRegs) + " registers a thread");
-        if (attr.sharedSizeBytes == 0) {
+        std::size_t static_smem = 0;
+        if (!grading::isolation::enabled()) {
+            cudaFuncAttributes attr{};
+            CUDA_CHECK(cudaFuncGetAttributes(&attr, lab06::graded_kernel(word_bytes)));
+            static_smem = attr.sharedSizeBytes;
+            grading::note(name + ": " + std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, " +
+                          std::to_string(attr.numRegs) + " registers a thread");
+        } else {
+            // As the student's process reports it: the kernel lives there.
+            static_smem = static_cast<std::size_t>(grading::isolation::call_int(
+                grading::isolation::Host::Student, "graded_static_smem", {grading::isolation::arg(word_bytes)}));
+            grading::note(name + ": " + std::to_string(static_smem) + " bytes of static shared memory");
+        }
+        if (static_smem == 0) {
             grading::fail(Failure::TechniqueNotUsed, name + " declares no __shared__ memory",
                           "bank conflicts happen in shared memory: declare a static `__shared__ Word words[...]` array "
                           "and time loads from it (the model's curve without shared-memory loads measures nothing)");
@@ -586,19 +656,23 @@ TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
                 return;
             continue;
         }
-        const void* kernel = lab06::graded_kernel(word_bytes);
         float* sink_ptr = sink.data();
         int stride_arg = stride;
-        void* args[] = {&stride_arg, &sink_ptr};
         const std::string direct = "strided_load_kernel (word_bytes = " + std::to_string(word_bytes) + ", stride = " +
                                    std::to_string(stride) + ") in " + std::to_string(kRaceBlocks) +
                                    " blocks of the launcher's shape";
-        if (!grading::run_student(
-                [&] {
-                    CUDA_CHECK(cudaLaunchKernel(kernel, dim3(kRaceBlocks), shape->block, args, shape->dynamic_smem, nullptr));
-                },
-                direct))
-            return;
+        const auto launch = [&] {
+            if (grading::isolation::enabled()) {
+                grading::isolation::forward(grading::isolation::Host::Student, "launch_graded", word_bytes, stride_arg,
+                                            sink_ptr, kRaceBlocks, shape->block.x, shape->block.y, shape->block.z,
+                                            shape->dynamic_smem);
+                return;
+            }
+            void* args[] = {&stride_arg, &sink_ptr};
+            CUDA_CHECK(cudaLaunchKernel(lab06::graded_kernel(word_bytes), dim3(kRaceBlocks), shape->block, args,
+                                        shape->dynamic_smem, nullptr));
+        };
+        if (!grading::run_student(launch, direct)) return;
     }
 }
 
