@@ -17,7 +17,7 @@ ISO=${ISO:-build-iso}
 K=${K:-5}
 LOGS=${OUT:-build-iso/logs}
 mkdir -p "$LOGS"
-extra=(-DCOURSE_BUILD_DOCS=OFF -DCOURSE_REPORT_SCHEMA_TESTS=OFF)
+extra=(-DCOURSE_BUILD_DOCS=OFF -DCOURSE_REPORT_SCHEMA_TESTS=OFF -DCOURSE_BROWSER_TESTS=OFF)
 source .ci/debs-prefix.sh "$PWD/build-iso-deps"
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | tee "$LOGS/gpu.txt"
 regex="lab($(echo $LABS | tr ' ' '|'))_"

@@ -26,6 +26,7 @@ extra=()
 source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 command -v jsonschema > /dev/null || extra+=(-DCOURSE_REPORT_SCHEMA_TESTS=OFF)
 command -v doxygen > /dev/null || extra+=(-DCOURSE_BUILD_DOCS=OFF)
+command -v chromium > /dev/null || extra+=(-DCOURSE_BROWSER_TESTS=OFF)
 set -- "${extra[@]}" "$@"
 STAGES=${STAGES:-build test grade stability bench roster}
 has() { [[ " $STAGES " == *" $1 "* ]]; }

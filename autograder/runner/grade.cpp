@@ -26,6 +26,7 @@
 // reconfiguring. Checks and sanitizer runs hold the GPU lock, so timings never overlap, also across
 // several grade processes on one machine.
 #include "process.hpp"
+#include "report_html.hpp"
 #include "reports.hpp"
 #include "results.hpp"
 #include "profile.hpp"
@@ -561,10 +562,18 @@ std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::pat
     return jobs;
 }
 
+// results.json, the JUnit XML, and report.html beside results.json. Lab 06's curve comes from the file its
+// checks wrote in @p artifacts during this grading (written at @p since or later), never from an earlier one.
 void write_reports(const std::vector<LabResult>& results, const RunInfo& info, const std::string& results_path,
-                   const std::string& junit_path) {
+                   const std::string& junit_path, const fs::path& artifacts, fs::file_time_type since) {
     std::ofstream(results_path) << gradescope_json(results, info).dump(2) << "\n";
     std::ofstream(junit_path) << junit_xml(results, info);
+    std::vector<StridePoint> curve;
+    const fs::path csv = artifacts / "lab06_strides.csv";
+    std::error_code ec;
+    const bool lab06 = std::any_of(results.begin(), results.end(), [](const LabResult& l) { return l.id == "06"; });
+    if (lab06 && fs::exists(csv, ec) && fs::last_write_time(csv, ec) >= since && !ec) curve = read_stride_curve(csv.string());
+    std::ofstream(fs::path(results_path).parent_path() / "report.html") << report_html(results, info, curve);
 }
 
 // Build-only results (no GPU): each lab "compiles" (its checks not run) or fails with its build class.
@@ -727,6 +736,7 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
     std::deque<Built> ready;
     std::size_t next = 0, builders_left = 0, done = 0, failed = 0;
     double gpu_total = 0, build_total = 0;
+    const fs::file_time_type started = fs::file_time_type::clock::now();  // reports use artifacts from here on
     const auto start = std::chrono::steady_clock::now();
     const unsigned builders = std::max(1u, std::min<unsigned>(static_cast<unsigned>(GRADER_SLOTS) - 1u,
                                                               std::max(1u, std::thread::hardware_concurrency())));
@@ -817,7 +827,7 @@ int grade_roster(const Options& o, const RosterOptions& ro, const Rubric& rubric
             RunInfo& si = infos[i];
             si.build_seconds = b.build_s;
             std::ofstream(dir / "grade.log") << logs[i].str() << "\n" << summary_table(results[i], si);
-            write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string());
+            write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string(), dir, started);
             const nlohmann::json summary = student_summary(b.student, results[i], si, ro.gpu);
             std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
             std::ofstream(dir / ".complete") << "graded\n";
@@ -1128,6 +1138,7 @@ int main(int argc, char** argv) {
     if (results_path.empty()) results_path = (out_dir / "results.json").string();
     if (junit_path.empty()) junit_path = (out_dir / "junit.xml").string();
 
+    const fs::file_time_type started = fs::file_time_type::clock::now();  // reports use artifacts from here on
     build_jobs(o, jobs, out_dir, o.jobs, &std::cout);
     std::vector<LabResult> results;
     {
@@ -1140,8 +1151,9 @@ int main(int argc, char** argv) {
     }
 
     std::cout << "\n" << summary_table(results, info);
-    write_reports(results, info, results_path, junit_path);
-    std::cout << "reports: " << results_path << ", " << junit_path << "\n";
+    write_reports(results, info, results_path, junit_path, out_dir, started);
+    std::cout << "reports: " << results_path << ", " << junit_path << ", "
+              << (fs::path(results_path).parent_path() / "report.html").string() << "\n";
     if (o.profile_mode == "require")
         for (std::size_t i = 0; i < results.size() && i < jobs.size(); ++i)
             for (const auto& c : results[i].checks)

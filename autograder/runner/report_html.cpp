@@ -1,0 +1,221 @@
+// The grade as an HTML page (see report_html.hpp).
+#include "report_html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace grading {
+
+std::string html_escape(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::vector<StridePoint> read_stride_curve(const std::string& csv_path) {
+    std::ifstream in(csv_path);
+    std::string line;
+    if (!std::getline(in, line) || line != "stride,word_bytes,ms,slowdown,model_ways") return {};
+    std::vector<StridePoint> points;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        StridePoint p;
+        double ms = 0;
+        char c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+        if (!(fields >> p.stride >> c1 >> p.word_bytes >> c2 >> ms >> c3 >> p.slowdown >> c4 >> p.model_ways) ||
+            c1 != ',' || c2 != ',' || c3 != ',' || c4 != ',' || !std::isfinite(p.slowdown) || p.stride < 1)
+            return {};
+        points.push_back(p);
+    }
+    return points;
+}
+
+namespace {
+
+const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222;line-height:1.4}
+h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.2em 0}
+table{border-collapse:collapse;width:100%;font-size:.92em}th,td{text-align:left;padding:.25em .5em;border-bottom:1px solid #eee}
+td.num{text-align:right;font-variant-numeric:tabular-nums}tr.pass td.result{color:#1a7f37}tr.fail td.result{color:#c62828;font-weight:600}
+tr.skipped td.result{color:#777}.status{font-weight:600}.status.pass{color:#1a7f37}.status.fail{color:#c62828}
+.failure{border-left:4px solid #c62828;background:#fdf3f3;padding:.5em 1em;margin:1em 0}.failure .class{font-weight:600;color:#c62828}
+.hint{background:#fff8e1;padding:.3em .6em}pre{white-space:pre-wrap;font-size:.85em;background:#f6f8fa;padding:.5em;margin:.3em 0}
+figure{margin:1em 0}figcaption{font-size:.9em;color:#444}.run{color:#444}svg text{font-family:system-ui,sans-serif}
+)";
+
+std::string fixed_text(double v, int digits) { return num(v, digits); }
+
+// What a speed check's ratio is a ratio to: the text of its unit after the "x" ("x CUB" -> "CUB"), or the
+// naive baseline for a bare "x".
+std::string compared_with(const CheckResult& c) {
+    std::string u = c.unit;
+    if (!u.empty() && u[0] == 'x') u = u.substr(1);
+    while (!u.empty() && u[0] == ' ') u = u.substr(1);
+    return u.empty() ? "naive baseline" : u;
+}
+
+// A speed check's bar chart: the contender the ratio compares with (1.00 by definition) and the student's
+// kernel, on one scale, with the threshold as a dashed line.
+std::string speed_chart(const CheckResult& c) {
+    const double value = c.value && std::isfinite(*c.value) ? std::max(*c.value, 0.0) : 0.0;
+    const double top = std::max({value, c.threshold, 1.0}) * 1.15;
+    const int left = 150, width = 330, bar = 22, gap = 10, height = 2 * bar + 3 * gap + 18;
+    const auto x = [&](double v) { return left + v / top * width; };
+    const bool ok = c.passed();
+    std::ostringstream s;
+    s << "<figure class=\"speed\"><svg class=\"speed\" role=\"img\" width=\"" << left + width + 60 << "\" height=\""
+      << height << "\" viewBox=\"0 0 " << left + width + 60 << " " << height << "\" aria-label=\""
+      << html_escape(c.name) << "\">";
+    const auto row = [&](int i, const std::string& label, double v, const char* fill, const char* cls) {
+        const int y = gap + i * (bar + gap);
+        s << "<text x=\"" << left - 8 << "\" y=\"" << y + bar * 0.7 << "\" text-anchor=\"end\" font-size=\"13\">"
+          << html_escape(label) << "</text>";
+        s << "<rect class=\"bar " << cls << "\" x=\"" << left << "\" y=\"" << y << "\" width=\"" << std::max(1.0, x(v) - left)
+          << "\" height=\"" << bar << "\" fill=\"" << fill << "\"/>";
+        s << "<text x=\"" << x(v) + 5 << "\" y=\"" << y + bar * 0.7 << "\" font-size=\"13\">" << fixed_text(v, 2)
+          << "x</text>";
+    };
+    row(0, compared_with(c), 1.0, "#9e9e9e", "peer");
+    row(1, "your kernel", value, ok ? "#2e7d32" : "#c62828", "yours");
+    const double tx = x(c.threshold);
+    s << "<line class=\"threshold\" x1=\"" << tx << "\" y1=\"4\" x2=\"" << tx << "\" y2=\"" << height - 16
+      << "\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>";
+    s << "<text x=\"" << tx << "\" y=\"" << height - 3 << "\" text-anchor=\"middle\" font-size=\"12\">needs "
+      << (c.higher_is_better ? "&#8805; " : "&#8804; ") << fixed_text(c.threshold, 2) << "x</text>";
+    s << "</svg><figcaption>" << html_escape(c.name) << ": " << fixed_text(value, 2) << html_escape(c.unit)
+      << ", your kernel's speed against the " << html_escape(compared_with(c)) << "'s, both timed in this run ("
+      << html_escape(compared_with(c)) << " = 1)</figcaption></figure>\n";
+    return s.str();
+}
+
+// Lab 06's curve for one word size: the measured slowdown at each stride (points and line) over the
+// model's conflict degree (steps), slowdown on a log2 scale.
+std::string curve_chart(const std::vector<StridePoint>& points, int word_bytes) {
+    std::vector<StridePoint> mine;
+    for (const auto& p : points)
+        if (p.word_bytes == word_bytes && p.stride <= 64) mine.push_back(p);
+    if (mine.empty()) return "";
+    std::sort(mine.begin(), mine.end(), [](const StridePoint& a, const StridePoint& b) { return a.stride < b.stride; });
+    const int max_stride = mine.back().stride;
+    const int left = 50, top = 15, width = 520, height = 260;
+    double y_max = 2.0;
+    for (const auto& p : mine) y_max = std::max({y_max, p.slowdown, double(p.model_ways)});
+    const double log_top = std::ceil(std::log2(y_max * 1.1)), log_bottom = -1.0;  // 0.5x to the top power of two
+    const auto x = [&](double stride) { return left + (stride - 1) / std::max(1, max_stride - 1) * width; };
+    const auto y = [&](double v) {
+        const double l = std::clamp(std::log2(std::max(v, 1e-3)), log_bottom, log_top);
+        return top + (log_top - l) / (log_top - log_bottom) * height;
+    };
+    std::ostringstream s;
+    s << "<figure class=\"curve\"><svg class=\"curve\" role=\"img\" width=\"" << left + width + 130 << "\" height=\""
+      << top + height + 40 << "\" aria-label=\"" << word_bytes << "-byte curve\">";
+    for (double g = log_bottom; g <= log_top; g += 1) {
+        s << "<line x1=\"" << left << "\" x2=\"" << left + width << "\" y1=\"" << y(std::exp2(g)) << "\" y2=\""
+          << y(std::exp2(g)) << "\" stroke=\"#eee\"/><text x=\"" << left - 6 << "\" y=\"" << y(std::exp2(g)) + 4
+          << "\" text-anchor=\"end\" font-size=\"11\">" << num(std::exp2(g), g < 0 ? 1 : 0) << "x</text>";
+    }
+    for (int st = 1; st <= max_stride; st = st < 4 ? st + 1 : st + 4)
+        s << "<text x=\"" << x(st) << "\" y=\"" << top + height + 16 << "\" text-anchor=\"middle\" font-size=\"11\">" << st
+          << "</text>";
+    s << "<text x=\"" << left + width / 2 << "\" y=\"" << top + height + 34
+      << "\" text-anchor=\"middle\" font-size=\"12\">stride (words)</text>";
+    std::string model, measured;
+    for (const auto& p : mine) {
+        model += (model.empty() ? "M" : " L") + num(x(std::max(1.0, p.stride - 0.5)), 1) + " " + num(y(p.model_ways), 1) +
+                 " L" + num(x(std::min<double>(p.stride + 0.5, max_stride)), 1) + " " + num(y(p.model_ways), 1);
+        measured += (measured.empty() ? "M" : " L") + num(x(p.stride), 1) + " " + num(y(p.slowdown), 1);
+    }
+    s << "<path class=\"model\" d=\"" << model << "\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"2\"/>";
+    s << "<path class=\"measured\" d=\"" << measured << "\" fill=\"none\" stroke=\"#e65100\" stroke-width=\"1.5\"/>";
+    for (const auto& p : mine)
+        s << "<circle class=\"point\" cx=\"" << num(x(p.stride), 1) << "\" cy=\"" << num(y(p.slowdown), 1)
+          << "\" r=\"3\" fill=\"#e65100\"><title>stride " << p.stride << ": " << num(p.slowdown, 2) << "x measured, "
+          << p.model_ways << "-way model</title></circle>";
+    const int lx = left + width + 12;
+    s << "<line x1=\"" << lx << "\" x2=\"" << lx + 20 << "\" y1=\"30\" y2=\"30\" stroke=\"#1565c0\" stroke-width=\"2\"/>"
+      << "<text x=\"" << lx + 25 << "\" y=\"34\" font-size=\"12\">model (ways)</text>"
+      << "<line x1=\"" << lx << "\" x2=\"" << lx + 20 << "\" y1=\"50\" y2=\"50\" stroke=\"#e65100\" stroke-width=\"1.5\"/>"
+      << "<text x=\"" << lx + 25 << "\" y=\"54\" font-size=\"12\">measured</text>";
+    s << "</svg><figcaption>" << word_bytes << "-byte words: the slowdown T(s)/T(1) your microbenchmark measured at "
+      << "each stride s, over the model's conflict degree (log scale)</figcaption></figure>\n";
+    return s.str();
+}
+
+std::string result_cell(const CheckResult& c) {
+    if (c.skipped) return "not run";
+    return c.passed() ? "pass" : "FAIL: " + title(c.cls);
+}
+
+}  // namespace
+
+std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
+                        const std::vector<StridePoint>& lab06_curve) {
+    double points = 0, max_points = 0;
+    bool all_passed = true;
+    for (const auto& lab : labs) {
+        points += lab.points();
+        max_points += lab.max_points();
+        all_passed = all_passed && lab.passed();
+    }
+    std::ostringstream s;
+    s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Grading report: "
+      << points_str(points) << "/" << points_str(max_points) << "</title><style>" << kStyle << "</style></head><body>\n";
+    s << "<h1>Grading report: <span class=\"status " << (all_passed ? "pass" : "fail") << "\">" << points_str(points) << "/"
+      << points_str(max_points) << (all_passed ? " PASS" : " FAIL") << "</span></h1>\n";
+    s << "<p class=\"run\">GPU: " << html_escape(info.gpu.empty() ? "none (built and audited only)" : info.gpu)
+      << "<br>seed: " << info.seed
+      << (info.secret ? " (with the instructor's secret: the seed alone does not rebuild the inputs)"
+                      : " (<code>grade --seed " + std::to_string(info.seed) + "</code> reproduces the inputs)")
+      << "<br>building " << num(info.build_seconds, 1) << " s, checks " << num(info.grade_seconds, 1) << " s</p>\n";
+    for (const auto& lab : labs) {
+        s << "<section id=\"lab" << html_escape(lab.id) << "\"><h2>Lab " << html_escape(lab.id) << " "
+          << html_escape(lab.title) << " (" << html_escape(lab.tree) << "): <span class=\"status "
+          << (lab.passed() ? "pass" : "fail") << "\">" << points_str(lab.points()) << "/" << points_str(lab.max_points())
+          << (lab.passed() ? " PASS" : " FAIL (" + html_escape(title(lab.primary_failure())) + ")") << "</span></h2>\n";
+        for (const auto& n : lab.notes) s << "<p class=\"note\">" << html_escape(n) << "</p>\n";
+        s << "<table class=\"checks\"><tr><th>check</th><th>result</th><th>figure</th><th>threshold</th><th>points</th></tr>\n";
+        for (const auto& c : lab.checks) {
+            s << "<tr class=\"" << (c.skipped ? "skipped" : c.passed() ? "pass" : "fail") << "\"><td>" << html_escape(c.name)
+              << "</td><td class=\"result\">" << html_escape(result_cell(c)) << "</td><td class=\"num\">"
+              << (c.value ? num(*c.value, 2) + html_escape(c.unit) : "") << "</td><td class=\"num\">"
+              << (c.value ? std::string(c.higher_is_better ? "&#8805; " : "&#8804; ") + num(c.threshold, 2) : "")
+              << "</td><td class=\"num\">" << points_str(c.points) << "/" << points_str(c.max_points) << "</td></tr>\n";
+        }
+        s << "</table>\n";
+        for (const auto& c : lab.checks)
+            if (c.value) s << speed_chart(c);
+        for (const auto& c : lab.checks) {
+            if (c.passed() && !c.skipped) continue;
+            s << "<div class=\"" << (c.skipped ? "skipped" : "failure") << "\"><h3>" << html_escape(c.name) << "</h3>";
+            if (!c.skipped) s << "<p class=\"class\">" << html_escape(title(c.cls)) << "</p>";
+            s << "<p class=\"message\">" << html_escape(c.message) << "</p>";
+            if (!c.hint.empty()) s << "<p class=\"hint\">hint: " << html_escape(c.hint) << "</p>";
+            if (!c.notes.empty()) {
+                s << "<pre class=\"log\">";
+                for (const auto& n : c.notes) s << html_escape(n) << "\n";
+                s << "</pre>";
+            }
+            s << "</div>\n";
+        }
+        if (lab.id == "06" && !lab06_curve.empty()) s << curve_chart(lab06_curve, 4) << curve_chart(lab06_curve, 8);
+        if (!lab.log_path.empty())
+            s << "<p class=\"note\">full log: <code>" << html_escape(lab.log_path) << "</code></p>\n";
+        s << "</section>\n";
+    }
+    s << "</body></html>\n";
+    return s.str();
+}
+
+}  // namespace grading
