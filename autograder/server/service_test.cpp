@@ -1,0 +1,193 @@
+// The service's parts without a network: tokens, what an upload may hold, and the store's rules
+// (a retry stored once, one queued submission a lab, the hourly limit, exactly one result a submission).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "gradebook.hpp"
+#include "store.hpp"
+#include "submission.hpp"
+#include "tokens.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace service;
+
+namespace {
+const std::vector<LabSource>& catalog() {
+    static const auto c = lab_catalog(RUBRIC_PATH, STARTERS_PATH);
+    return c;
+}
+
+std::string body(const std::vector<std::pair<std::string, std::string>>& files) {
+    nlohmann::json j = {{"files", nlohmann::json::array()}};
+    for (const auto& [n, c] : files) j["files"].push_back({{"name", n}, {"content", c}});
+    return j.dump();
+}
+
+Upload upload(const std::vector<std::pair<std::string, std::string>>& files) {
+    auto r = parse_upload(body(files), catalog());
+    REQUIRE(std::holds_alternative<Upload>(r));
+    return std::get<Upload>(r);
+}
+
+std::string refusal(const std::string& b) {
+    auto r = parse_upload(b, catalog());
+    return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
+}
+
+// A fresh database in a temporary folder, removed at the end.
+struct TempDb {
+    fs::path dir = fs::temp_directory_path() / ("service_test_" + make_token().substr(0, 12));
+    TempDb() { fs::create_directories(dir); }
+    ~TempDb() { fs::remove_all(dir); }
+    std::string path() const { return (dir / "class.sqlite").string(); }
+};
+}  // namespace
+
+TEST_CASE("a token is recognised by its hash alone, and a wrong one is not") {
+    const std::string t = make_token();
+    CHECK(t.size() == 64);
+    CHECK(t != make_token());
+    const TokenTable table({{"alice", Role::Student, sha256_hex(t)}, {"instructor", Role::Instructor, sha256_hex("x")}});
+    REQUIRE(table.who(t));
+    CHECK(table.who(t)->id == "alice");
+    CHECK_FALSE(table.who(t.substr(1)));
+    CHECK_FALSE(table.who(""));
+    CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("a roster's ids are read from its 'student' column; a bad or repeated id names its line") {
+    TempDb d;
+    const auto write = [&](const std::string& text) {
+        std::ofstream(d.dir / "roster.csv") << text;
+        return (d.dir / "roster.csv").string();
+    };
+    CHECK(read_roster(write("name,student\nAda Lovelace,ada\n\"Hopper, Grace\",grace\n")) ==
+          std::vector<std::string>{"ada", "grace"});
+    CHECK(read_roster(write("ada\nbob\n")) == std::vector<std::string>{"ada", "bob"});
+    CHECK_THROWS_WITH(read_roster(write("student\nada\nada\n")), doctest::Contains(":3: ada is listed twice"));
+    CHECK_THROWS_WITH(read_roster(write("student\n../x\n")), doctest::Contains("is not a student id"));
+    CHECK_THROWS_WITH(read_roster(write("student\ninstructor\n")), doctest::Contains("is not a student id"));
+    write_tokens((d.dir / "tokens.csv").string(), {{"ada", Role::Student, sha256_hex("t")}});
+    CHECK(read_tokens((d.dir / "tokens.csv").string()).at(0).hash == sha256_hex("t"));
+    CHECK((fs::status(d.dir / "tokens.csv").permissions() & fs::perms::others_read) == fs::perms::none);
+}
+
+TEST_CASE("UTF-8 is checked strictly") {
+    CHECK(is_utf8("plain ascii"));
+    CHECK(is_utf8("\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));
+    CHECK_FALSE(is_utf8("\xC3"));              // cut short
+    CHECK_FALSE(is_utf8("\xC0\xAF"));          // overlong '/'
+    CHECK_FALSE(is_utf8("\xED\xA0\x80"));      // a surrogate
+    CHECK_FALSE(is_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+    CHECK_FALSE(is_utf8("\xFF"));
+}
+
+TEST_CASE("an upload takes only the labs' own source files, as UTF-8 text") {
+    const auto up = upload({{"max_reduce.cu", "b"}, {"sum_reduction.cu", "a"}});
+    REQUIRE(up.files.size() == 2);
+    CHECK(up.files[0].lab->id == "01");  // sorted by lab
+    CHECK(up.content_hash == upload({{"sum_reduction.cu", "a"}, {"max_reduce.cu", "b"}}).content_hash);
+    CHECK(up.content_hash != upload({{"sum_reduction.cu", "a"}, {"max_reduce.cu", "c"}}).content_hash);
+
+    CHECK(refusal("not json").find("not JSON") != std::string::npos);
+    CHECK(refusal("{\"files\": []}").find("at least one file") != std::string::npos);
+    CHECK(refusal(body({{"../sum_reduction.cu", "x"}})).find("path separator") != std::string::npos);
+    CHECK(refusal(body({{"..sum_reduction.cu", "x"}})).find("'..'") != std::string::npos);
+    CHECK(refusal(body({{std::string("sum_reduction.cu\0x", 18), "x"}})).find("NUL") != std::string::npos);
+    CHECK(refusal(body({{"evil.cu", "x"}})).find("not a lab's source") != std::string::npos);
+    CHECK(refusal(body({{"sum_reduction.cuh", "x"}})).find("not a lab's source") != std::string::npos);
+    CHECK(refusal(body({{"sum_reduction.cu", "x"}, {"sum_reduction.cu", "y"}})).find("twice") != std::string::npos);
+    CHECK(refusal(body({{"sum_reduction.cu", std::string("a\0b", 3)}})).find("NUL") != std::string::npos);
+    // Raw bytes that are not UTF-8 inside a JSON string: refused by the parser or by the check.
+    CHECK_FALSE(refusal("{\"files\": [{\"name\": \"sum_reduction.cu\", \"content\": \"\xFF\"}]}").empty());
+}
+
+TEST_CASE("the store keeps a retry once, one queued submission a lab, and the hourly limit") {
+    TempDb d;
+    Store s(d.path());
+    const auto a = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
+    CHECK(a.kind == SubmitOutcome::Kind::Stored);
+    const auto again = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
+    CHECK(again.kind == SubmitOutcome::Kind::Duplicate);
+    CHECK(again.id == a.id);
+    // Another student's identical upload is theirs.
+    CHECK(s.submit("bob", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3).kind == SubmitOutcome::Kind::Stored);
+
+    // A newer Lab 01 takes Lab 01 from the queued one, which keeps Lab 02.
+    const auto b = s.submit("ada", upload({{"sum_reduction.cu", "v2"}}), 3);
+    auto first = s.submission(a.id, std::string("ada"));
+    REQUIRE(first);
+    CHECK((*first)["state"] == "queued");
+    CHECK((*first)["labs"] == nlohmann::json::array({"02"}));
+    // And a newer one of Lab 02 empties it: replaced, never graded.
+    const auto c = s.submit("ada", upload({{"max_reduce.cu", "v2"}}), 3);
+    CHECK((*s.submission(a.id, std::nullopt))["state"] == "replaced");
+    CHECK(s.submit("ada", upload({{"max_reduce.cu", "v3"}}), 3).kind == SubmitOutcome::Kind::RateLimited);
+    CHECK(s.list(std::string("ada")).size() == 3);
+    CHECK_FALSE(s.submission(b.id, std::string("bob")));  // someone else's
+    CHECK(c.kind == SubmitOutcome::Kind::Stored);
+}
+
+TEST_CASE("a submission is finished once, by its current claim only; two interruptions leave it not graded") {
+    TempDb d;
+    const long long id = [&] {
+        Store s(d.path());
+        return s.submit("ada", upload({{"sum_reduction.cu", "x"}}), 10).id;
+    }();
+    {
+        Store s(d.path());
+        const auto j1 = s.claim("w1");
+        REQUIRE(j1);
+        CHECK(j1->id == id);
+        CHECK(j1->files.size() == 1);
+        CHECK_FALSE(s.claim("w2"));  // nothing else queued
+        // The server stops here without a word: the next start finds the claim.
+    }
+    Store s(d.path());
+    CHECK(s.recover(2) == 1);
+    auto j2 = s.claim("w2");
+    REQUIRE(j2);
+    CHECK(j2->attempt == 2);
+    CHECK_FALSE(s.finish(id, "w1:1:stale", 0, "out", ""));
+    CHECK(s.finish(id, j2->claim, 1, "table", ""));
+    CHECK_FALSE(s.finish(id, j2->claim, 1, "table", ""));
+    const auto v = *s.submission(id, std::nullopt);
+    CHECK(v["state"] == "done");
+    CHECK(v["exit_code"] == 1);
+    CHECK(v["attempt_log"].size() == 2);
+    CHECK(v["attempt_log"][1]["outcome"] == "graded");
+
+    const long long other = s.submit("bob", upload({{"sum_reduction.cu", "y"}}), 10).id;
+    auto k1 = s.claim("w1");
+    s.interrupted(other, k1->claim, "killed", 2);
+    CHECK((*s.submission(other, std::nullopt))["state"] == "queued");
+    auto k2 = s.claim("w1");
+    s.interrupted(other, k2->claim, "killed again", 2);
+    const auto n = *s.submission(other, std::nullopt);
+    CHECK(n["state"] == "not_graded");
+    CHECK(n["reason"].get<std::string>().find("killed again") != std::string::npos);
+    CHECK_FALSE(s.claim("w1"));
+}
+
+TEST_CASE("the gradebook reads a build-only grading's lines and a graded run's results.json") {
+    const LabSource& lab01 = catalog().at(0);
+    GradedLab built{"ada", "01", 1, 0, "Lab 01 (Sum reduction): compiles\n  passed: ...\n", ""};
+    CHECK(lab_row(built, lab01)["class"] == "compiles");
+    GradedLab broken{"bob", "01", 2, 1, "Lab 01 (Sum reduction): DOES NOT COMPILE: error\n", ""};
+    CHECK(lab_row(broken, lab01)["class"] == "does_not_compile");
+    const nlohmann::json results = {{"tests",
+                                     {{{"number", "01"}, {"score", 2}, {"max_score", 2}, {"status", "passed"}, {"tags", {"lab01", "none"}}},
+                                      {{"number", "01"}, {"score", 0}, {"max_score", 3}, {"status", "failed"}, {"tags", {"lab01", "wrong_result"}}}}}};
+    GradedLab graded{"cy", "01", 3, 1, "", results.dump()};
+    const auto row = lab_row(graded, lab01);
+    CHECK(row["points"] == 2);
+    CHECK(row["max_points"] == 5);
+    CHECK(row["class"] == "wrong_result");
+    const auto rows = gradebook_rows({"ada", "dan"}, {built}, catalog());
+    CHECK(rows[0]["status"] == "built");
+    CHECK(rows[1]["status"] == "not graded");
+}
