@@ -9,22 +9,6 @@
 
 namespace grading {
 
-std::string html_escape(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 std::vector<StridePoint> read_stride_curve(const std::string& csv_path) {
     std::ifstream in(csv_path);
     std::string line;
@@ -55,8 +39,6 @@ tr.skipped td.result{color:#777}.status{font-weight:600}.status.pass{color:#1a7f
 figure{margin:1em 0}figcaption{font-size:.9em;color:#444}.run{color:#444}svg text{font-family:system-ui,sans-serif}
 )";
 
-std::string fixed_text(double v, int digits) { return num(v, digits); }
-
 // What a speed check's ratio is a ratio to: the text of its unit after the "x" ("x CUB" -> "CUB"), or the
 // naive baseline for a bare "x".
 std::string compared_with(const CheckResult& c) {
@@ -77,14 +59,14 @@ std::string speed_chart(const CheckResult& c) {
     std::ostringstream s;
     s << "<figure class=\"speed\"><svg class=\"speed\" role=\"img\" width=\"" << left + width + 60 << "\" height=\""
       << height << "\" viewBox=\"0 0 " << left + width + 60 << " " << height << "\" aria-label=\""
-      << html_escape(c.name) << "\">";
+      << xml_escape(c.name) << "\">";
     const auto row = [&](int i, const std::string& label, double v, const char* fill, const char* cls) {
         const int y = gap + i * (bar + gap);
         s << "<text x=\"" << left - 8 << "\" y=\"" << y + bar * 0.7 << "\" text-anchor=\"end\" font-size=\"13\">"
-          << html_escape(label) << "</text>";
+          << xml_escape(label) << "</text>";
         s << "<rect class=\"bar " << cls << "\" x=\"" << left << "\" y=\"" << y << "\" width=\"" << std::max(1.0, x(v) - left)
           << "\" height=\"" << bar << "\" fill=\"" << fill << "\"/>";
-        s << "<text x=\"" << x(v) + 5 << "\" y=\"" << y + bar * 0.7 << "\" font-size=\"13\">" << fixed_text(v, 2)
+        s << "<text x=\"" << x(v) + 5 << "\" y=\"" << y + bar * 0.7 << "\" font-size=\"13\">" << num(v, 2)
           << "x</text>";
     };
     row(0, compared_with(c), 1.0, "#9e9e9e", "peer");
@@ -93,10 +75,10 @@ std::string speed_chart(const CheckResult& c) {
     s << "<line class=\"threshold\" x1=\"" << tx << "\" y1=\"4\" x2=\"" << tx << "\" y2=\"" << height - 16
       << "\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>";
     s << "<text x=\"" << tx << "\" y=\"" << height - 3 << "\" text-anchor=\"middle\" font-size=\"12\">needs "
-      << (c.higher_is_better ? "&#8805; " : "&#8804; ") << fixed_text(c.threshold, 2) << "x</text>";
-    s << "</svg><figcaption>" << html_escape(c.name) << ": " << fixed_text(value, 2) << html_escape(c.unit)
-      << ", your kernel's speed against the " << html_escape(compared_with(c)) << "'s, both timed in this run ("
-      << html_escape(compared_with(c)) << " = 1)</figcaption></figure>\n";
+      << (c.higher_is_better ? "&#8805; " : "&#8804; ") << num(c.threshold, 2) << "x</text>";
+    s << "</svg><figcaption>" << xml_escape(c.name) << ": " << num(value, 2) << xml_escape(c.unit)
+      << ", your kernel's speed against the " << xml_escape(compared_with(c)) << "'s, both timed in this run ("
+      << xml_escape(compared_with(c)) << " = 1)</figcaption></figure>\n";
     return s.str();
 }
 
@@ -174,22 +156,22 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
       << points_str(points) << "/" << points_str(max_points) << "</title><style>" << kStyle << "</style></head><body>\n";
     s << "<h1>Grading report: <span class=\"status " << (all_passed ? "pass" : "fail") << "\">" << points_str(points) << "/"
       << points_str(max_points) << (all_passed ? " PASS" : " FAIL") << "</span></h1>\n";
-    s << "<p class=\"run\">GPU: " << html_escape(info.gpu.empty() ? "none (built and audited only)" : info.gpu)
+    s << "<p class=\"run\">GPU: " << xml_escape(info.gpu.empty() ? "none (built and audited only)" : info.gpu)
       << "<br>seed: " << info.seed
       << (info.secret ? " (with the instructor's secret: the seed alone does not rebuild the inputs)"
                       : " (<code>grade --seed " + std::to_string(info.seed) + "</code> reproduces the inputs)")
       << "<br>building " << num(info.build_seconds, 1) << " s, checks " << num(info.grade_seconds, 1) << " s</p>\n";
     for (const auto& lab : labs) {
-        s << "<section id=\"lab" << html_escape(lab.id) << "\"><h2>Lab " << html_escape(lab.id) << " "
-          << html_escape(lab.title) << " (" << html_escape(lab.tree) << "): <span class=\"status "
+        s << "<section id=\"lab" << xml_escape(lab.id) << "\"><h2>Lab " << xml_escape(lab.id) << " "
+          << xml_escape(lab.title) << " (" << xml_escape(lab.tree) << "): <span class=\"status "
           << (lab.passed() ? "pass" : "fail") << "\">" << points_str(lab.points()) << "/" << points_str(lab.max_points())
-          << (lab.passed() ? " PASS" : " FAIL (" + html_escape(title(lab.primary_failure())) + ")") << "</span></h2>\n";
-        for (const auto& n : lab.notes) s << "<p class=\"note\">" << html_escape(n) << "</p>\n";
+          << (lab.passed() ? " PASS" : " FAIL (" + xml_escape(title(lab.primary_failure())) + ")") << "</span></h2>\n";
+        for (const auto& n : lab.notes) s << "<p class=\"note\">" << xml_escape(n) << "</p>\n";
         s << "<table class=\"checks\"><tr><th>check</th><th>result</th><th>figure</th><th>threshold</th><th>points</th></tr>\n";
         for (const auto& c : lab.checks) {
-            s << "<tr class=\"" << (c.skipped ? "skipped" : c.passed() ? "pass" : "fail") << "\"><td>" << html_escape(c.name)
-              << "</td><td class=\"result\">" << html_escape(result_cell(c)) << "</td><td class=\"num\">"
-              << (c.value ? num(*c.value, 2) + html_escape(c.unit) : "") << "</td><td class=\"num\">"
+            s << "<tr class=\"" << (c.skipped ? "skipped" : c.passed() ? "pass" : "fail") << "\"><td>" << xml_escape(c.name)
+              << "</td><td class=\"result\">" << xml_escape(result_cell(c)) << "</td><td class=\"num\">"
+              << (c.value ? num(*c.value, 2) + xml_escape(c.unit) : "") << "</td><td class=\"num\">"
               << (c.value ? std::string(c.higher_is_better ? "&#8805; " : "&#8804; ") + num(c.threshold, 2) : "")
               << "</td><td class=\"num\">" << points_str(c.points) << "/" << points_str(c.max_points) << "</td></tr>\n";
         }
@@ -198,20 +180,20 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
             if (c.value) s << speed_chart(c);
         for (const auto& c : lab.checks) {
             if (c.passed() && !c.skipped) continue;
-            s << "<div class=\"" << (c.skipped ? "skipped" : "failure") << "\"><h3>" << html_escape(c.name) << "</h3>";
-            if (!c.skipped) s << "<p class=\"class\">" << html_escape(title(c.cls)) << "</p>";
-            s << "<p class=\"message\">" << html_escape(c.message) << "</p>";
-            if (!c.hint.empty()) s << "<p class=\"hint\">hint: " << html_escape(c.hint) << "</p>";
+            s << "<div class=\"" << (c.skipped ? "skipped" : "failure") << "\"><h3>" << xml_escape(c.name) << "</h3>";
+            if (!c.skipped) s << "<p class=\"class\">" << xml_escape(title(c.cls)) << "</p>";
+            s << "<p class=\"message\">" << xml_escape(c.message) << "</p>";
+            if (!c.hint.empty()) s << "<p class=\"hint\">hint: " << xml_escape(c.hint) << "</p>";
             if (!c.notes.empty()) {
                 s << "<pre class=\"log\">";
-                for (const auto& n : c.notes) s << html_escape(n) << "\n";
+                for (const auto& n : c.notes) s << xml_escape(n) << "\n";
                 s << "</pre>";
             }
             s << "</div>\n";
         }
         if (lab.id == "06" && !lab06_curve.empty()) s << curve_chart(lab06_curve, 4) << curve_chart(lab06_curve, 8);
         if (!lab.log_path.empty())
-            s << "<p class=\"note\">full log: <code>" << html_escape(lab.log_path) << "</code></p>\n";
+            s << "<p class=\"note\">full log: <code>" << xml_escape(lab.log_path) << "</code></p>\n";
         s << "</section>\n";
     }
     s << "</body></html>\n";

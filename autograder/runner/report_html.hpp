@@ -32,7 +32,4 @@ std::vector<StridePoint> read_stride_curve(const std::string& csv_path);
 std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
                         const std::vector<StridePoint>& lab06_curve);
 
-/// @brief Escapes text for HTML (element content and quoted attribute values).
-std::string html_escape(const std::string& s);
-
 }  // namespace grading

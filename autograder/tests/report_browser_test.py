@@ -16,6 +16,9 @@ import sys
 import tempfile
 import urllib.parse
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "tests"))
+from check_site import find_chromium  # noqa: E402  (the course site's browser check finds Chromium the same way)
+
 
 class Dom(html.parser.HTMLParser):
     """Counts of what the checks look for in the DOM Chromium gives back."""
@@ -44,15 +47,6 @@ class Dom(html.parser.HTMLParser):
 
     def count(self, tag, cls=""):
         return self.tags.get((tag, cls), 0)
-
-
-def find_chromium(given):
-    for name in ([given] if given else []) + ["chromium", "chromium-browser", "google-chrome-stable",
-                                               "google-chrome"]:
-        exe = shutil.which(name) if not os.path.isabs(name) else (name if os.access(name, os.X_OK) else None)
-        if exe:
-            return exe
-    return None
 
 
 def chromium(exe, profile, *args):
