@@ -237,18 +237,30 @@ std::vector<double> time_sweep(int word_bytes, float* sink) {
         contenders.push_back({[=](int) { grading::isolation::forward(Host::Peers, "strided_loads", 1, word_bytes, peer_sink); },
                               Host::Peers, [peer_sink](int) -> const void* { return peer_sink; }, sizeof(float), true,
                               true, kMinBatchCalls});
-        // A first round, after a warm-up, gives each contender's host time a call, boundary included: at least
-        // its GPU time, so the calls a batch it gives keep a batch under kBatchMs of GPU time.
-        std::vector<Contender> rough_contenders = contenders;
-        for (Contender& c : rough_contenders) {
-            c.calibrates = false;  // nothing is taken off: an overestimate
-            c.calls = kRoughCalls;
-        }
-        const auto rough = grading::isolation::time_across(rough_contenders, 1, 1, 1, nullptr, nullptr, nullptr);
-        for (std::size_t c = 0; c < contenders.size(); ++c) {
-            const double per_call = std::max(rough[c][0], 1e-3);
-            contenders[c].calls = std::clamp(static_cast<int>(kBatchMs / per_call), kMinBatchCalls, kMaxBatchCalls);
-        }
+        // Rough rounds give each contender's host time a call, boundary included: at least its GPU time, so
+        // the calls a batch they give keep a batch under kBatchMs of GPU time. The first, one call a batch
+        // after a warm-up, sizes the slow contenders (a call of kBatchMs or more is a batch by itself); the
+        // others are timed again kRoughCalls calls a batch, where the boundary weighs less.
+        const auto rough_round = [&](const std::vector<std::size_t>& which, int calls, int warmup) {
+            std::vector<Contender> rough;
+            for (std::size_t c : which) {
+                rough.push_back(contenders[c]);
+                rough.back().calibrates = false;  // nothing is taken off: an overestimate
+                rough.back().calls = calls;
+            }
+            const auto times = grading::isolation::time_across(rough, 1, warmup, 1, nullptr, nullptr, nullptr);
+            std::vector<std::size_t> short_calls;
+            for (std::size_t i = 0; i < which.size(); ++i) {
+                const double per_call = std::max(times[i][0], 1e-3);
+                contenders[which[i]].calls =
+                    std::clamp(static_cast<int>(kBatchMs / per_call), kMinBatchCalls, kMaxBatchCalls);
+                if (per_call < kBatchMs) short_calls.push_back(which[i]);
+            }
+            return short_calls;
+        };
+        std::vector<std::size_t> all(contenders.size());
+        std::iota(all.begin(), all.end(), std::size_t(0));
+        if (const auto short_calls = rough_round(all, 1, 1); !short_calls.empty()) rough_round(short_calls, kRoughCalls, 0);
         double boundary_ms = 0.0;
         samples = grading::isolation::time_across(contenders, 1, 1, repetitions, nullptr, nullptr, nullptr, &boundary_ms);
         samples.pop_back();
