@@ -331,13 +331,14 @@ def descendants(pid):
     return found
 
 
-def wait_for_grading_process(server, sub_id, timeout=120):
-    """The pid of the worker's child (the sandbox, or the grader where there is none) once submission
-    sub_id is being graded; the test's servers have one worker."""
+def wait_for_grading_process(server, sub_id, timeout=120, exclude=()):
+    """The pid of the worker's live child (the sandbox, or the grader where there is none) once submission
+    sub_id is being graded, other than those in exclude (an attempt already killed, not yet reaped); the
+    test's servers have one worker."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if server.view(sub_id)["state"] in ("building", "grading"):
-            kids = [p for p, pp in children().items() if pp == server.proc.pid]
+            kids = [p for p, pp in children().items() if pp == server.proc.pid and p not in exclude and running(p)]
             if kids:
                 return kids[0]
         time.sleep(0.1)
@@ -389,9 +390,10 @@ def restart_and_kill(tmp):
 
     # Killed twice: not graded, with the reason.
     sub = srv.submit("dan", lab01("kill twice"))[1]["id"]
+    killed = []
     for _ in range(2):
-        os.kill(wait_for_grading_process(srv, sub), signal.SIGKILL)
-        time.sleep(0.5)
+        killed.append(wait_for_grading_process(srv, sub, exclude=killed))
+        os.kill(killed[-1], signal.SIGKILL)
     v = srv.wait_state(sub, ("not_graded", "done"))
     print("submission %d after two kills: %s: %s" % (sub, v["state"], v["reason"]))
     check(v["state"] == "not_graded" and "2 attempts were interrupted" in v["reason"], "two kills: not graded, and why")
