@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 namespace grading {
@@ -48,37 +49,85 @@ std::string compared_with(const CheckResult& c) {
     return u.empty() ? "naive baseline" : u;
 }
 
-// A speed check's bar chart: the contender the ratio compares with (1.00 by definition) and the student's
-// kernel, on one scale, with the threshold as a dashed line.
-std::string speed_chart(const CheckResult& c) {
-    const double value = c.value && std::isfinite(*c.value) ? std::max(*c.value, 0.0) : 0.0;
-    const double top = std::max({value, c.threshold, 1.0}) * 1.15;
-    const int left = 150, width = 330, bar = 22, gap = 10, height = 2 * bar + 3 * gap + 18;
+}  // namespace
+
+std::optional<SpeedFigures> speed_figures(const CheckResult& c) {
+    // The speed checks' figure line: "<where>: yours V U[ (...)], naive V U, <peer> V U[ ...]" with U the
+    // same GB/s or TFLOP/s throughout (reduction_bench.hpp, and Labs 03-05's checks, write it).
+    static const std::regex line(
+        R"(^(.+?): yours ([0-9]+(?:\.[0-9]+)?) (GB/s|TFLOP/s)(?: \([^)]*\))?, naive ([0-9]+(?:\.[0-9]+)?) \3, )"
+        R"((.+?) ([0-9]+(?:\.[0-9]+)?) \3\b)");
+    if (!c.value || c.unit.empty() || c.unit[0] != 'x') return std::nullopt;
+    for (const auto& note : c.notes) {
+        std::smatch m;
+        if (!std::regex_search(note, m, line)) continue;
+        SpeedFigures f;
+        f.where = m[1];
+        f.unit = m[3];
+        f.yours = std::stod(m[2]);
+        f.naive = std::stod(m[4]);
+        f.peer = m[5];
+        f.peer_value = std::stod(m[6]);
+        if (f.yours >= 0 && f.naive > 0 && f.peer_value > 0) return f;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// One bar chart for the speed checks that share a measurement (the same figure line): the naive baseline,
+// the library peer and the student's kernel in GB/s or TFLOP/s on one scale, and each check's threshold
+// as a dashed line where the student's bar must reach (its ratio times the contender it is a ratio to).
+std::string speed_chart(const SpeedFigures& f, const std::vector<const CheckResult*>& checks) {
+    struct Mark {
+        double at;
+        std::string label;
+    };
+    std::vector<Mark> marks;
+    bool ok = true;
+    for (const auto* c : checks) {
+        const bool vs_naive = compared_with(*c) == "naive baseline";
+        marks.push_back({c->threshold * (vs_naive ? f.naive : f.peer_value),
+                         std::string(c->higher_is_better ? "&#8805; " : "&#8804; ") + num(c->threshold, 2) + "x " +
+                             xml_escape(vs_naive ? "naive" : f.peer)});
+        ok = ok && c->passed();
+    }
+    std::sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) { return a.at < b.at; });
+    double top = std::max({f.yours, f.naive, f.peer_value});
+    for (const auto& m : marks) top = std::max(top, m.at);
+    top *= 1.12;
+    const int left = 170, width = 360, bar = 22, gap = 10, bars_h = 3 * bar + 4 * gap;
+    const int height = bars_h + 18 * static_cast<int>(marks.size()) + 4;
     const auto x = [&](double v) { return left + v / top * width; };
-    const bool ok = c.passed();
     std::ostringstream s;
-    s << "<figure class=\"speed\"><svg class=\"speed\" role=\"img\" width=\"" << left + width + 60 << "\" height=\""
-      << height << "\" viewBox=\"0 0 " << left + width + 60 << " " << height << "\" aria-label=\""
-      << xml_escape(c.name) << "\">";
+    s << "<figure class=\"speed\"><svg class=\"speed\" role=\"img\" width=\"" << left + width + 110 << "\" height=\""
+      << height << "\" viewBox=\"0 0 " << left + width + 110 << " " << height << "\" aria-label=\"speed at "
+      << xml_escape(f.where) << "\">";
     const auto row = [&](int i, const std::string& label, double v, const char* fill, const char* cls) {
         const int y = gap + i * (bar + gap);
         s << "<text x=\"" << left - 8 << "\" y=\"" << y + bar * 0.7 << "\" text-anchor=\"end\" font-size=\"13\">"
           << xml_escape(label) << "</text>";
-        s << "<rect class=\"bar " << cls << "\" x=\"" << left << "\" y=\"" << y << "\" width=\"" << std::max(1.0, x(v) - left)
-          << "\" height=\"" << bar << "\" fill=\"" << fill << "\"/>";
-        s << "<text x=\"" << x(v) + 5 << "\" y=\"" << y + bar * 0.7 << "\" font-size=\"13\">" << num(v, 2)
-          << "x</text>";
+        s << "<rect class=\"bar " << cls << "\" x=\"" << left << "\" y=\"" << y << "\" width=\""
+          << std::max(1.0, x(v) - left) << "\" height=\"" << bar << "\" fill=\"" << fill << "\"><title>"
+          << xml_escape(label) << ": " << num(v, f.unit == "GB/s" ? 0 : 1) << " " << f.unit << "</title></rect>";
+        s << "<text x=\"" << x(v) + 5 << "\" y=\"" << y + bar * 0.7 << "\" font-size=\"13\">"
+          << num(v, f.unit == "GB/s" ? 0 : 1) << " " << f.unit << "</text>";
     };
-    row(0, compared_with(c), 1.0, "#9e9e9e", "peer");
-    row(1, "your kernel", value, ok ? "#2e7d32" : "#c62828", "yours");
-    const double tx = x(c.threshold);
-    s << "<line class=\"threshold\" x1=\"" << tx << "\" y1=\"4\" x2=\"" << tx << "\" y2=\"" << height - 16
-      << "\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>";
-    s << "<text x=\"" << tx << "\" y=\"" << height - 3 << "\" text-anchor=\"middle\" font-size=\"12\">needs "
-      << (c.higher_is_better ? "&#8805; " : "&#8804; ") << num(c.threshold, 2) << "x</text>";
-    s << "</svg><figcaption>" << xml_escape(c.name) << ": " << num(value, 2) << xml_escape(c.unit)
-      << ", your kernel's speed against the " << xml_escape(compared_with(c)) << "'s, both timed in this run ("
-      << xml_escape(compared_with(c)) << " = 1)</figcaption></figure>\n";
+    row(0, "naive baseline", f.naive, "#bdbdbd", "naive");
+    row(1, f.peer, f.peer_value, "#757575", "peer");
+    row(2, "your kernel", f.yours, ok ? "#2e7d32" : "#c62828", "yours");
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        const double tx = x(marks[i].at);
+        const int label_y = bars_h + 14 + 18 * static_cast<int>(i);
+        s << "<line class=\"threshold\" x1=\"" << num(tx, 1) << "\" y1=\"4\" x2=\"" << num(tx, 1) << "\" y2=\""
+          << label_y - 11 << "\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>";
+        s << "<text x=\"" << num(tx, 1) << "\" y=\"" << label_y << "\" text-anchor=\"middle\" font-size=\"12\">needs "
+          << marks[i].label << "</text>";
+    }
+    s << "</svg><figcaption>" << xml_escape(f.where) << ": your kernel, the naive baseline and "
+      << xml_escape(f.peer) << " in " << f.unit
+      << " (medians, all timed in this run); each dashed line is where a speed check needs your bar to reach"
+      << "</figcaption></figure>\n";
     return s.str();
 }
 
@@ -176,8 +225,18 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
               << "</td><td class=\"num\">" << points_str(c.points) << "/" << points_str(c.max_points) << "</td></tr>\n";
         }
         s << "</table>\n";
-        for (const auto& c : lab.checks)
-            if (c.value) s << speed_chart(c);
+        // One chart per measurement: checks that share a figure line (Lab 01's two ratios) share a chart.
+        std::vector<std::pair<SpeedFigures, std::vector<const CheckResult*>>> charts;
+        for (const auto& c : lab.checks) {
+            const auto f = speed_figures(c);
+            if (!f) continue;
+            const auto same = std::find_if(charts.begin(), charts.end(), [&](const auto& chart) {
+                return chart.first.where == f->where && chart.first.yours == f->yours;
+            });
+            if (same == charts.end()) charts.push_back({*f, {&c}});
+            else same->second.push_back(&c);
+        }
+        for (const auto& [f, checks] : charts) s << speed_chart(f, checks);
         for (const auto& c : lab.checks) {
             if (c.passed() && !c.skipped) continue;
             s << "<div class=\"" << (c.skipped ? "skipped" : "failure") << "\"><h3>" << xml_escape(c.name) << "</h3>";

@@ -1,13 +1,14 @@
 /// @file report_html.hpp
 /// @brief The grade as a page to look at: build/grading/report.html beside results.json. One HTML file,
 /// readable without JavaScript or anything fetched: the run's facts, each lab's table, each failure with
-/// its class, message, hint and the tool's lines, a bar chart per speed check (the student's ratio against
-/// the contender it is a ratio to, with the threshold marked), and Lab 06's measured curve over the
-/// model's, as inline SVG.
+/// its class, message, hint and the tool's lines, a bar chart per speed measurement (the student's kernel,
+/// the naive baseline and the library peer in GB/s or TFLOP/s, each speed check's threshold marked where
+/// the student's bar must reach), and Lab 06's measured curve over the model's, as inline SVG.
 #pragma once
 
 #include "reports.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,21 @@ struct StridePoint {
     double slowdown = 0; ///< T(stride) / T(1), measured
     int model_ways = 1;  ///< the model's conflict degree
 };
+
+/// @brief A speed measurement's figures, as its check's note gives them ("n = 2^28: yours 2871 GB/s, naive
+/// 520 GB/s, CUB 3039 GB/s (medians, ...)").
+struct SpeedFigures {
+    std::string where;       ///< the size measured ("n = 2^28")
+    std::string unit;        ///< "GB/s" or "TFLOP/s"
+    double yours = 0;        ///< the student's kernel
+    double naive = 0;        ///< the naive baseline
+    std::string peer;        ///< the library peer's name ("CUB", "cublasSgemm FP32", ...)
+    double peer_value = 0;   ///< the library peer
+};
+
+/// @brief The figures of a speed check (one whose figure is a ratio, "x ..."), read from its notes; none for
+/// other checks (Lab 06's slowdowns, Nsight Compute's figures) or a note in another form.
+std::optional<SpeedFigures> speed_figures(const CheckResult& c);
 
 /// @brief Reads the curve Lab 06's checks wrote (stride,word_bytes,ms,slowdown,model_ways); empty when the
 /// file is absent or malformed (the report then has no curve).
