@@ -1,0 +1,27 @@
+/// @file grading_options.hpp
+/// @brief How a run of the runner grades: its build folder, time limits, the modes and programs of the
+/// memory and race check and of the Nsight Compute checks, the instructor's secret and the GPU lock.
+/// grade fills them from its command line; every step of a grading reads them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace grading {
+
+struct GradingOptions {
+    std::string build_dir;
+    int jobs = 0;
+    bool no_build = false, quick = false;
+    double timeout_s = 60;
+    std::string sanitizer_mode = "auto";
+    std::optional<std::string> sanitizer;
+    double sanitizer_timeout_s = 180;
+    std::string profile_mode = "auto";
+    std::optional<std::string> ncu;
+    double profile_timeout_s = 180;
+    std::optional<std::string> secret;  // the instructor's secret (--secret-file); never given to a lab as it is
+    std::string gpu_lock;
+};
+
+}  // namespace grading

@@ -1,0 +1,81 @@
+// Building the programs that grade a submission's labs (see lab_build.hpp).
+#include "lab_build.hpp"
+
+#include "process.hpp"
+#include "verdict.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace grading {
+
+namespace {
+// Builds one lab program. On failure, the outcome says why: a refusal found by assemble_lab or audit_lab
+// (their verdicts), else the compiler's first error. The verdicts' notes (edits outside the regions, a
+// changed header) are returned in @p notes either way, and what they checked and let through in @p checked.
+ProcessOutcome build_lab(const std::string& build_dir, const std::string& target, int jobs, const fs::path& log,
+                         double& seconds, std::vector<std::string>& notes, std::vector<std::string>& checked) {
+    const fs::path work = fs::path(build_dir) / "graded" / target;
+    // A step the build finds up to date leaves no new verdict; its last one stands for a build that
+    // succeeds (its notes and what it checked are still true), never for one that fails.
+    std::error_code ec;
+    for (const char* v : {"regions", "audit"})
+        fs::rename(work / (std::string(v) + ".json"), work / (std::string(v) + ".previous.json"), ec);
+    // A step with no verdict at all (a build folder an older grader used) runs again: remove its output.
+    if (!fs::exists(work / "regions.previous.json"))
+        for (const auto& e : fs::directory_iterator(work, ec))
+            if (e.path().extension() == ".cu") fs::remove(e.path(), ec);
+    if (!fs::exists(work / "audit.previous.json")) fs::remove(work / "audit.ok", ec);
+    std::vector<std::string> cmd = {GRADER_CMAKE_COMMAND, "--build", build_dir, "--target", target};
+    if (jobs <= 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    cmd.insert(cmd.end(), {"--parallel", std::to_string(jobs)});
+    const ProcessOutcome b = run_with_timeout(cmd, 1800, log.string(), seconds);
+    const bool built = b.kind == ProcessOutcome::Kind::Exited && b.code == 0;
+    for (const char* v : {"regions", "audit"})
+        if (built && !fs::exists(work / (std::string(v) + ".json")))
+            fs::rename(work / (std::string(v) + ".previous.json"), work / (std::string(v) + ".json"), ec);
+    const auto regions = Verdict::read((work / "regions.json").string());
+    const auto audit = Verdict::read((work / "audit.json").string());
+    for (const auto* v : {&regions, &audit})
+        if (*v) notes.insert(notes.end(), (*v)->notes.begin(), (*v)->notes.end());
+    for (const auto* v : {&regions, &audit})
+        if (*v && (*v)->ok && !(*v)->checked.empty()) checked.push_back((*v)->checked);
+    if (built) return {};
+    ProcessOutcome out{ProcessOutcome::Kind::BuildFailed, b.code, 0, ""};
+    for (const auto* v : {&regions, &audit}) {
+        if (*v && !(*v)->ok) {
+            out.build_class = failure_from_string((*v)->cls).value_or(Failure::DoesNotCompile);
+            out.detail = (*v)->message;
+            return out;
+        }
+    }
+    out.detail = first_error_line(read_text_file(log.string()).value_or(""));
+    if (out.detail.empty()) out.detail = "the build failed; see " + log.string();
+    return out;
+}
+}  // namespace
+
+bool refused_at_build(Failure f) {
+    return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
+}
+
+void build_jobs(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, int parallel,
+                std::ostream* progress) {
+    for (auto& j : jobs) {
+        if (j.log_stem.empty()) j.log_stem = j.target;
+        j.log = log_dir / (j.log_stem + ".log");
+        fs::remove(j.log);
+        if (!j.missing.empty()) {
+            j.build = {ProcessOutcome::Kind::BuildFailed, 0, 0, j.missing, Failure::DoesNotCompile};
+            continue;
+        }
+        if (o.no_build) continue;
+        if (progress) *progress << "Lab " << j.lab->id << ": building... " << std::flush;
+        j.build = build_lab(o.build_dir, j.target, parallel, j.log, j.build_s, j.notes, j.checked);
+        if (progress) *progress << (j.build.kind == ProcessOutcome::Kind::BuildFailed ? "does not build\n" : "built\n");
+    }
+}
+
+}  // namespace grading

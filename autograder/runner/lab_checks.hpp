@@ -1,0 +1,31 @@
+/// @file lab_checks.hpp
+/// @brief Running built labs' checks: each lab program in a fresh scratch folder, with a time limit, its
+/// records read from the report channel, and merged with the rubric into the lab's result.
+#pragma once
+
+#include "grading_options.hpp"
+#include "lab_build.hpp"
+#include "reports.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace grading {
+
+/// A fresh key for one lab run's report channel: 128 bits from the system's entropy.
+std::string channel_key();
+
+/// What a lab program of a run with @p seed reads of the instructor's secret after the channel's key: a
+/// value keyed by the secret and the seed, so nothing a lab learns in one run carries to another.
+std::string secret_input(const GradingOptions& o, std::uint64_t seed);
+
+/// Runs the checks of built labs, one lab at a time; the caller holds the GPU lock. Returns a lab
+/// program's 77/78 when it said the GPU cannot be used before any check ran.
+std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const std::filesystem::path& log_dir,
+                              RunInfo& info, std::vector<LabResult>& results, std::ostream& out);
+
+}  // namespace grading

@@ -1,0 +1,53 @@
+// The GPU lock and the grading slots (see locks.hpp).
+#include "locks.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace grading {
+
+FileLock::~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+FileLock FileLock::take(const std::string& path, bool wait) {
+    FileLock l;
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) return l;
+    int r;
+    while ((r = ::flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {}
+    if (r == 0) l.fd_ = fd;
+    else ::close(fd);
+    return l;
+}
+
+std::string default_gpu_lock() {
+    std::string devices = "all";
+    if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) devices = v;
+    for (char& c : devices)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return (fs::temp_directory_path() / ("course-grader-gpu-" + devices + ".lock")).string();
+}
+
+Slot take_slot(const std::string& build_dir) {
+    const fs::path dir = fs::path(build_dir) / "grading" / "slots";
+    fs::create_directories(dir);
+    for (;;) {
+        for (int n = 1; n <= GRADER_SLOTS; ++n)
+            if (FileLock l = FileLock::take((dir / (std::to_string(n) + ".lock")).string(), false); l.held())
+                return {n, std::move(l)};
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
+}  // namespace grading
