@@ -53,6 +53,7 @@
 #include "random.hpp"
 
 #include <CLI/CLI.hpp>
+#include <sys/prctl.h>
 
 #include <filesystem>
 #include <iostream>
@@ -64,6 +65,9 @@ namespace fs = std::filesystem;
 using namespace grading;
 
 int main(int argc, char** argv) {
+    // Not dumpable: code a grading runs (the student's, under this user) may not open this process's
+    // descriptors through /proc (the check programs' report channels), nor read or trace its memory.
+    ::prctl(PR_SET_DUMPABLE, 0);
     CLI::App app{"Grades the CUDA shared-memory labs on this machine's GPU."};
     GradingOptions o;
     o.build_dir = GRADER_BUILD_DIR;

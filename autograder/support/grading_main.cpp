@@ -30,6 +30,7 @@
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -307,6 +308,10 @@ bool run_student(const std::function<void()>& call, const std::string& what) {
 
 int main(int argc, char** argv) {
     using namespace grading;
+    // Not dumpable: no other process of this user (the student's code in a launch host, or anything it
+    // started) may open this program's descriptors through /proc, the report channel among them, or read
+    // or trace its memory.
+    ::prctl(PR_SET_DUMPABLE, 0);
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
     bool plan = false, cpu_only = false;
@@ -405,7 +410,7 @@ int main(int argc, char** argv) {
             std::cerr << "cannot grade: the check program cannot find its own path" << std::endl;
             return false;
         }
-        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer");
+        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer", workload.empty());
         return true;
     };
     if (cpu_only) {

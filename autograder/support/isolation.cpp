@@ -1,6 +1,7 @@
 // The check program's side of the launch hosts (see isolation.hpp).
 #include "isolation.hpp"
 
+#include "confinement.hpp"
 #include "driver_api.hpp"
 #include "launch_wire.hpp"
 #include "verify.hpp"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -46,11 +48,14 @@ struct Process {
     pid_t pid = -1;
     int sock = -1;
     std::set<std::uint64_t> mapped;  // exports the host has mapped
+    bool stopped = false;            // stopped (SIGSTOP) until its next request, see time_across
+    std::optional<int> ended;        // its wait status, when it ended while being stopped (already reaped)
 };
 
 struct State {
     bool enabled = false;
     bool exact = false;
+    bool confine = false;  // hosts start confined (confine_launch_host)
     std::string paths[2];  // Host::Student, Host::Peers
     Process hosts[2];
     std::map<CUdeviceptr, Export> exports;
@@ -91,7 +96,10 @@ std::string describe_status(int status) {
 // The host's process is gone (or its channel broke): reap it, forget it, and say how it ended.
 std::string reap(Process& p) {
     std::string how = "it ended";
-    if (p.pid > 0) {
+    if (p.ended) {
+        how = describe_status(*p.ended);
+    } else if (p.pid > 0) {
+        ::killpg(p.pid, SIGKILL);  // its process group: anything it started goes too
         ::kill(p.pid, SIGKILL);
         int status = 0;
         if (::waitpid(p.pid, &status, 0) == p.pid) how = describe_status(status);
@@ -115,6 +123,11 @@ void start(Host h) {
         // channel and everything else the check program holds stay behind.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
+        ::setpgid(0, 0);  // a process group of its own, stopped and continued as one (time_across)
+        if (g.confine && !confine_launch_host(path.c_str())) {
+            static const char warning[] = "warning: the launch host runs unconfined (no seccomp filter on this system)\n";
+            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
+        }
         ::dup2(sv[1], 3);
         const int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0) ::dup2(devnull, 0);
@@ -124,9 +137,30 @@ void start(Host h) {
         ::_exit(127);
     }
     ::close(sv[1]);
+    ::setpgid(pid, pid);  // also here: whichever of the two runs first, the group exists before it is signalled
     p.pid = pid;
     p.sock = sv[0];
     p.mapped.clear();
+    p.stopped = false;
+    p.ended.reset();
+}
+
+// Stops the host's process group and waits until the host has stopped: none of its threads runs, so it
+// launches nothing on the GPU, until resume(). A host that ended instead is reaped (its status kept).
+void stop(Process& p) {
+    if (p.pid <= 0 || p.stopped || p.ended) return;
+    if (::killpg(p.pid, SIGSTOP) != 0) ::kill(p.pid, SIGSTOP);
+    int status = 0;
+    pid_t r;
+    while ((r = ::waitpid(p.pid, &status, WUNTRACED)) < 0 && errno == EINTR) {}
+    if (r == p.pid && WIFSTOPPED(status)) p.stopped = true;
+    else if (r == p.pid) p.ended = status;
+}
+
+void resume(Process& p) {
+    if (p.pid <= 0 || !p.stopped) return;
+    if (::killpg(p.pid, SIGCONT) != 0) ::kill(p.pid, SIGCONT);
+    p.stopped = false;
 }
 
 nlohmann::json run_callback(Host h, const nlohmann::json& asked) {
@@ -152,6 +186,7 @@ nlohmann::json run_callback(Host h, const nlohmann::json& asked) {
 nlohmann::json request(Host h, const nlohmann::json& message, int pass_fd = -1) {
     Process& p = g.hosts[static_cast<int>(h)];
     if (p.pid < 0) start(h);
+    resume(p);
     try {
         wire::send(p.sock, message, pass_fd);
         for (;;) {
@@ -290,12 +325,13 @@ void restart(Host host) {
     if (p.pid >= 0) reap(p);
 }
 
-void enable(const std::string& program_path, const std::string& lab_id, bool exact) {
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool confine) {
     const auto slash = program_path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : program_path.substr(0, slash);
     g.paths[static_cast<int>(Host::Student)] = program_path + "_host";
     g.paths[static_cast<int>(Host::Peers)] = dir + "/lab" + lab_id + "_peer_host";
     g.exact = exact;
+    g.confine = confine;
     g.enabled = true;
     course::set_device_allocator({shared_allocate, shared_release});
 }
@@ -446,12 +482,59 @@ std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, st
     return sample_words_on_device(d_ptr, bytes / 4, seed);
 }
 
+GpuLeftBusy::GpuLeftBusy(const std::string& what) : std::runtime_error(what) {}
+
+namespace {
+
+// Continues every stopped host when time_across ends, however it ends.
+struct ResumeHosts {
+    ResumeHosts() = default;
+    ResumeHosts(const ResumeHosts&) = delete;
+    ResumeHosts& operator=(const ResumeHosts&) = delete;
+    ~ResumeHosts() {
+        for (Process& p : g.hosts) resume(p);
+    }
+};
+
+// Host-clock ms of a one-block kernel of this program's and the copy of its result, waited for.
+double probe_ms() {
+    static void* word = nullptr;
+    if (!word) CUDA_CHECK(cudaMalloc(&word, sizeof(unsigned)));
+    const auto t0 = std::chrono::steady_clock::now();
+    sample_words_on_device(word, 1, 1);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Waits until the GPU has no work of another process left: a probe kernel of this program's then runs at
+// once, where work of another context still on the GPU (what a stopped host had queued) makes it wait for
+// a time slice. Quiet is three probes in a row under kQuietProbeMs; throws GpuLeftBusy after kQuietWaitS.
+constexpr double kQuietProbeMs = 0.5;
+constexpr double kQuietWaitS = 3.0;
+void wait_until_quiet() {
+    const auto start = std::chrono::steady_clock::now();
+    double slowest = 0.0;
+    for (int quiet = 0; quiet < 3;) {
+        const double ms = probe_ms();
+        slowest = std::max(slowest, ms);
+        quiet = ms < kQuietProbeMs ? quiet + 1 : 0;
+        if (quiet < 3 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kQuietWaitS)
+            throw GpuLeftBusy(
+                "the GPU was still busy with work of another process " + std::to_string(kQuietWaitS).substr(0, 3) +
+                " s after your code's process was stopped between its calls (a one-block kernel of the grader's waited up "
+                "to " + std::to_string(static_cast<int>(slowest)) + " ms to run): work left running would be timed as "
+                "part of the baseline's and the peer's calls");
+    }
+}
+
+}  // namespace
+
 std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int slots, int warmup,
                                              int repetitions,
                                              const std::function<void(std::size_t, int)>& before_each,
                                              const std::function<void(std::size_t, int)>& after_each,
                                              std::optional<std::size_t>* late_output, double* boundary_ms) {
     using clock = std::chrono::steady_clock;
+    const ResumeHosts resume_at_end;
     slots = std::max(slots, 1);
     std::uint64_t draw = course::hash64(0x5eed0fa11ull, static_cast<std::uint64_t>(::getpid()));
     // One batch of contender c: its host-clock time, and the GPU time its host's events gave each call.
@@ -461,9 +544,19 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms) {
         const Contender& k = contenders[c];
         const int calls = calls_of(c);
+        // Each batch starts with both hosts stopped (SIGSTOP, each its whole process group): no thread of the
+        // student's process runs until its own next request continues it, so it cannot launch work while
+        // the others are timed, nor touch the inputs being refilled. The peers' host is stopped alike, so
+        // that continuing a host costs both the same, and the boundary's cost learnt from the peer holds.
+        for (Process& p : g.hosts) stop(p);
         for (int s = 0; s < calls; ++s)
             if (before_each) before_each(c, slot_of(c, s));
         CUDA_CHECK(cudaDeviceSynchronize());
+        // And on a GPU that holds nothing of anyone else's: what a host queued before it was stopped has
+        // drained (looked at after the inputs were refilled, so no work of its can be waiting for that; a
+        // host continued meanwhile, to map a buffer, is stopped again first).
+        for (Process& p : g.hosts) stop(p);
+        wait_until_quiet();
         std::vector<std::uint64_t> seeds(static_cast<std::size_t>(calls));
         for (auto& seed : seeds) {
             ++draw;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -40,8 +41,11 @@ bool enabled();
 /// @brief Called by the check program's main before any allocation: installs the shared allocator and
 /// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
-/// (the memory and race check's workload), copied in and out around each call.
-void enable(const std::string& program_path, const std::string& lab_id, bool exact);
+/// (the memory and race check's workload), copied in and out around each call. @p confine: each host starts
+/// under a seccomp filter that lets it start threads but no process, and signal, trace or read no other
+/// process (graded runs; the workloads run under compute-sanitizer and Nsight Compute, whose tools are
+/// left alone).
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool confine);
 
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
 /// program (sent as its allocation and offset), a null pointer, or a small host array of floats.
@@ -179,6 +183,14 @@ void probe_in_student_host();
 /// every other process's work or preempted it. Used as the end of a timed interval.
 std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, std::uint64_t seed);
 
+/// @brief Thrown by time_across() when the GPU stays busy with another process's work after the launch hosts
+/// were stopped: work the student's process left queued would be timed as someone else's.
+class GpuLeftBusy : public std::runtime_error {
+public:
+    /// @param what the message for the student
+    explicit GpuLeftBusy(const std::string& what);
+};
+
 /// @brief One contender of a speed check timed across the boundary.
 struct Contender {
     std::function<void(int slot)> run;  ///< one call (a forwarded one) on input slot @p slot
@@ -200,7 +212,10 @@ struct Contender {
 /// @brief course::time_interleaved() across the process boundary, a batch of @p slots calls a run (or the
 /// contender's own number of calls, Contender::calls). Each run starts with the whole GPU idle and is
 /// timed on the host's clock from the request to the end of a sample of each call's output taken by the
-/// check program's own kernel (sample_words()). What the boundary adds to a batch is learnt from the
+/// check program's own kernel (sample_words()). Every batch starts with the launch hosts stopped (SIGSTOP;
+/// a host continues only for its own requests) and waits until no other process's work is left on the GPU:
+/// the student's process cannot keep the GPU busy while the baseline and the peer are timed (throws
+/// GpuLeftBusy when work it left does not drain). What the boundary adds to a batch is learnt from the
 /// contender that `calibrates` (in the peers' process): the median excess of its batches' host time over
 /// the GPU time its own events gave its calls. That excess comes off every contender's batches, so that
 /// each call is timed as the in-process events would time it; @p boundary_ms receives it divided by

@@ -44,6 +44,9 @@ struct Timings {
     /// @brief Across the process boundary: the contender (0 yours, 1 the baseline, 2 the peer) whose output
     /// changed after the clock stopped, in the first run where one did (its process answered early).
     std::optional<std::size_t> late_output;
+    /// @brief Across the process boundary: why the GPU never became free of other processes' work before a
+    /// batch ("" when it did each time; isolation::GpuLeftBusy).
+    std::string gpu_left_busy;
 };
 
 /// @brief The three contenders of a speed check: yours, the naive baseline and the library peer, in
@@ -218,16 +221,23 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
         // inputs it reads (the GPU's switch from a context that just worked costs the batch after it): the
         // baseline's and the peer's contents are drawn from calls numbered apart from the student's.
         static int other = 1 << 30;
-        const auto s = isolation::time_across(
-            contenders, calls.slots, warmup, repetitions,
-            [&](std::size_t c, int slot) {
-                if (c == 0) select(slot);
-                else calls.select(slot, other++);
-            },
-            [&](std::size_t c, int slot) {
-                if (c == 0) verify(slot);
-            },
-            &t.late_output, &boundary);
+        std::vector<std::vector<double>> s;
+        try {
+            s = isolation::time_across(
+                contenders, calls.slots, warmup, repetitions,
+                [&](std::size_t c, int slot) {
+                    if (c == 0) select(slot);
+                    else calls.select(slot, other++);
+                },
+                [&](std::size_t c, int slot) {
+                    if (c == 0) verify(slot);
+                },
+                &t.late_output, &boundary);
+        } catch (const isolation::GpuLeftBusy& e) {
+            t.gpu_left_busy = e.what();
+            t.student_ms = t.baseline_ms = t.peer_ms = t.student_host_ms = 1.0;  // judged on the message alone
+            return t;
+        }
         note("timed across the process boundary in batches of " + std::to_string(calls.slots) +
              " calls; what the boundary adds to a call, " + fixed(boundary * 1000.0, 1) +
              " us (learnt from the peers' calls), is taken off every contender's time");
@@ -291,7 +301,15 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
         profile_batch(contenders, calls);
         return {};
     }
+    const auto left_busy = [](const Timings& t) {
+        if (t.gpu_left_busy.empty()) return false;
+        fail(Failure::ImplausibleMeasurement, t.gpu_left_busy,
+             "return from your launcher only when its work is done, and leave nothing running between calls: no "
+             "threads, no other streams or processes working on their own");
+        return true;
+    };
     const Timings first = time_contenders(contenders, calls);
+    if (left_busy(first)) return std::vector<Timings>(criteria.size(), first);
     std::vector<Timings> best(criteria.size(), first);
     std::string problem = first.problem;
     std::optional<std::size_t> late = first.late_output;
@@ -305,6 +323,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
     };
     for (; problem.empty() && rounds < 3 && near_miss();) {
         const Timings again = time_contenders(contenders, calls);
+        if (left_busy(again)) return std::vector<Timings>(criteria.size(), again);
         ++rounds;
         verified += again.verified_calls;
         if (!again.problem.empty()) problem = again.problem;

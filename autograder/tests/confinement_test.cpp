@@ -1,0 +1,74 @@
+// The launch host's confinement (support/confinement.hpp), in a child process of the test: what the
+// student's code in a confined host can and cannot do.
+#include <doctest/doctest.h>
+
+#include "confinement.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace {
+
+// Runs @p body in a confined child (allowed to exec only @p exec_path's own pointer) and returns its wait
+// status; the body's exit code says which expectation failed.
+int confined_child(const std::string& exec_path, const std::function<void()>& body) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (!grading::isolation::confine_launch_host(exec_path.c_str())) ::_exit(90);
+        body();
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+}
+
+}  // namespace
+
+TEST_CASE("a confined launch host starts threads but no process, and signals only itself") {
+    const std::string shell = "/bin/sh";
+    const int status = confined_child(shell, [] {
+        errno = 0;
+        if (::fork() != -1 || errno != EPERM) ::_exit(91);
+        if (::setsid() != -1) ::_exit(92);
+        if (::setpgid(0, 0) != -1) ::_exit(93);
+        if (::kill(::getppid(), 0) != -1 || errno != EPERM) ::_exit(94);  // the check program: out of reach
+        if (::kill(::getpid(), 0) != 0) ::_exit(95);                     // itself: fine
+        int ran = 0;
+        std::thread([&] { ran = 1; }).join();  // a thread: fine (clone with CLONE_THREAD)
+        if (ran != 1) ::_exit(96);
+        if (std::system("true") == 0) ::_exit(97);  // a shell needs a process
+    });
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a confined launch host execs its own path once, under the filter still; any other exec ends it") {
+    const std::string shell = "/bin/sh";
+    const auto run_shell = [&](const char* script, const std::string& path) {
+        return confined_child(shell, [&] {
+            const char* argv[] = {"sh", "-c", script, nullptr};
+            ::execv(path.c_str(), const_cast<char* const*>(argv));
+            ::_exit(98);
+        });
+    };
+    // Its own exec: the shell runs (`exit` is built in).
+    int status = run_shell("exit 7", shell);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 7);
+    // Once: the shell's own exec of another program ends it (SIGSYS), not refused with an error to retry.
+    status = run_shell("exec /bin/true", shell);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGSYS);
+    // The same path from another address: ended too.
+    const std::string other = shell + "";
+    status = run_shell("exit 0", other);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGSYS);
+}
