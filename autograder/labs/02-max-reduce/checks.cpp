@@ -64,6 +64,11 @@ const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
 const std::vector<std::size_t> kExactSizes =
     grading::with_residues(kEdgeSizes, grading::residue_sizes(kResidueWidths, {0, 3, 17, 70}));
 
+// Past the benchmark size, one size for each remainder a float4 path leaves (n % 4 = 1, 2, 3): a path taken
+// only for large inputs must handle its ragged end too (1 GiB each, made on the GPU).
+const std::vector<std::size_t> kLargeRaggedSizes = {(std::size_t(1) << 28) + 1, (std::size_t(1) << 28) + 2,
+                                                    (std::size_t(1) << 28) + 3};
+
 // *out holds this before every graded call. Its previous contents are to be ignored, so a result
 // equal to it means *out was never initialised (to -INFINITY) or never written.
 constexpr float kStale = FLT_MAX;
@@ -241,21 +246,26 @@ TEST_CASE("exact maximum of random inputs at edge sizes") {
     wrong.report(grading::size_pattern_hint(outcomes, lab02::kBlockSize));
     if (grading::current_check_failed()) return;
     // Beyond 2^31 elements, where an `int` index wraps, and beyond 2^32, where an `unsigned` one does:
-    // every byte 0xBF (each float about -1.5), a 2 early and the maximum, 3, just past the boundary.
+    // every byte 0xBF (each float about -1.5), a 2 early, a 3 just past the boundary and the maximum, 4, at
+    // the last index (n % 4 = 1: the element after the last whole float4). A wrapped index never gets past
+    // the 2; a kernel that drops the ragged end of a large input stops at the 3.
     for (const std::size_t n : {grading::kHugeN, grading::kHugerN}) {
         const std::size_t edge = std::size_t(1) << (n == grading::kHugeN ? 31 : 32);
-        const auto huge = grading::huge_input(n, 0xBF, {{7, 2.0f}, {edge + 3, 3.0f}});
+        const auto huge = grading::huge_input(n, 0xBF, {{7, 2.0f}, {edge + 3, 3.0f}, {n - 1, 4.0f}});
         if (!huge) {
             if (grading::current_check_failed()) return;
             continue;
         }
         const auto got = student_max(huge->data(), n);
         if (!got) return;
-        if (!matches(*got, 3.0f)) {
+        if (!matches(*got, 4.0f)) {
             grading::fail(Failure::WrongResult,
                           "n = " + grading::huge_label(n) + " (about -1.5 everywhere, 2 at index 7, 3 at index " +
-                              (n == grading::kHugeN ? "2^31" : "2^32") + " + 3): got " + show(*got) + ", expected 3",
-                          grading::kHugeIndexHint);
+                              (n == grading::kHugeN ? "2^31" : "2^32") + " + 3, 4 at the last index): got " + show(*got) +
+                              ", expected 4",
+                          matches(*got, 3.0f) ? "the last element, after the last whole float4, was never looked at: "
+                                                "every path, also the one for large inputs, must handle n % 4 leftovers"
+                                              : grading::kHugeIndexHint);
             return;
         }
     }
@@ -281,12 +291,15 @@ TEST_CASE("all-negative inputs: the identity is -infinity, not 0") {
 TEST_CASE("maximum placed first, last and in the tail") {
     // Background uniform in [-4, -2.5) and one planted element in [-2, -1) (or a -0.0): the planted one is the
     // unique maximum, and everything is negative so that a 0 identity cannot hide it. "The tail" is
-    // past the last full block of kBlockSize elements (all of the input when n < kBlockSize).
-    course::DeviceBuffer<float> in(kExactSizes.back() + course::kInputTail);
+    // past the last full block of kBlockSize elements (all of the input when n < kBlockSize). The sizes:
+    // the exact checks' and the large ragged ones.
+    std::vector<std::size_t> sizes = kExactSizes;
+    sizes.insert(sizes.end(), kLargeRaggedSizes.begin(), kLargeRaggedSizes.end());
+    course::DeviceBuffer<float> in(kLargeRaggedSizes.back() + course::kInputTail);
     WrongAnswers wrong;
     bool failed_in_tail = false, failed_before_tail = false, passed_before_tail = false;
     bool failed_at_first = false, failed_elsewhere = false;
-    for (std::size_t n : kExactSizes) {
+    for (std::size_t n : sizes) {
         const std::uint64_t seed = grading::seed_for("lab02-positions", n);
         const std::size_t full = n / lab02::kBlockSize * lab02::kBlockSize;  // elements in full blocks
         struct Spot {
