@@ -1,0 +1,90 @@
+// Known-wrong Lab 04 (an honest bug at a residue class the large shape never takes): the reference solution,
+// except that its interior fast path (float2 loads and stores, taken only where rows and cols are both
+// even) computes its offsets in `int`: `in[row * cols + col]`, `out[out_row * rows + out_col]`. The edge
+// path keeps std::size_t. The check past 2^31 elements runs one shape, 32771 x 65543: both sides odd, so
+// every tile takes the edge path there and the wrap never happens; the benchmark shape is even but far
+// below 2^31 elements, and the residue shapes are small. With an even shape past 2^31 elements (e.g.
+// 32772 x 65544) the products pass 2^31, wrap negative, and the loads reach gigabytes before `in`.
+// What should catch it: the large shapes cover the residue classes of the paths too (an even x even shape
+// past 2^31 elements beside the odd one). Expected: illegal_memory_access (as attack_int_linear_index).
+
+// BEGIN STUDENT REGION transpose_tile_kernel
+    // Top tier: a 64 x 64 tile moved by 32 x 16 threads, in 2 x 2 blocks of four floats.
+    //
+    // Each thread reads a 2 x 2 block of the input as two float2 loads (rows 2r and 2r + 1, columns 2c
+    // and 2c + 1), turns it around in registers, and stores it to shared memory as one float4 at its
+    // transposed place; after the barrier, each thread reads a float4 back along a tile row and writes it
+    // as two float2 stores (two output rows). So every global access is 8 bytes wide, each warp's load or
+    // store covers 256 consecutive bytes of one row, and a thread moves 8 elements with four loads and
+    // four stores, half the instructions of a thread moving 8 floats one by one.
+    //
+    // The tile is a 32 x 32 grid of float4 blocks with one padding block a row: blocks[i][j] is 16-byte
+    // unit 33 * i + j. A float4 access is served a quarter-warp (8 threads, 128 bytes) at a time; the 8
+    // threads that store down a column (blocks[c..c + 7][r]) land on units 33 * c + r, whose banks
+    // (4 * (33 * c + r)) % 32 = (4 * c + 4 * r) % 32 are 8 different groups of 4 banks: conflict-free,
+    // for the same reason as the [32][33] tile's column read. The reads go along a row: conflict-free.
+    // 32 x 33 x 16 = 16896 bytes.
+    constexpr int kSide = 2 * kTile;               // 64: the tile's side in elements (and the launch's)
+    constexpr int kRowsOfThreads = 2 * kBlockRows;  // 16: the block is kTile x 16 threads
+    __shared__ float4 blocks[kTile][kTile + 1];     // [output block row][output block column], padded
+
+    const int tile_row0 = blockIdx.y * kSide;  // the tile's first input row
+    const int tile_col0 = blockIdx.x * kSide;  // its first input column
+    const int c = threadIdx.x;                 // the input block column this thread reads (columns 2c, 2c + 1)
+
+    // Interior fast path: a tile wholly inside the matrix, with rows that start on 8-byte boundaries (even
+    // widths, 8-byte aligned arrays), needs no bounds test and may use float2. The test is the same for
+    // every thread of the block, so the branch never splits a warp.
+    const bool aligned = (reinterpret_cast<std::size_t>(in) | reinterpret_cast<std::size_t>(out)) % 8 == 0;
+    const bool full =
+        aligned && cols % 2 == 0 && rows % 2 == 0 && tile_row0 + kSide <= rows && tile_col0 + kSide <= cols;
+    // Each thread's blocks: input block rows r = threadIdx.y + 16 s, for s = 0, 1. All its loads are
+    // issued before any is used, so they are in flight together.
+    constexpr int kSteps = kTile / kRowsOfThreads;  // 2 blocks a thread
+    float2 top[kSteps], bottom[kSteps];             // each block's two rows (input rows 2r and 2r + 1)
+    const int col = tile_col0 + 2 * c;
+    if (full) {
+    #pragma unroll
+        for (int s = 0; s < kSteps; ++s) {
+            const int row = tile_row0 + 2 * (threadIdx.y + s * kRowsOfThreads);
+            top[s] = *reinterpret_cast<const float2*>(&in[row * cols + col]);  // BUG: int offset
+            bottom[s] = *reinterpret_cast<const float2*>(&in[(row + 1) * cols + col]);  // BUG: int offset
+        }
+    } else {
+        auto at = [&](int i, int j) { return i < rows && j < cols ? in[std::size_t(i) * cols + j] : 0.0f; };
+    #pragma unroll
+        for (int s = 0; s < kSteps; ++s) {
+            const int row = tile_row0 + 2 * (threadIdx.y + s * kRowsOfThreads);
+            top[s] = make_float2(at(row, col), at(row, col + 1));
+            bottom[s] = make_float2(at(row + 1, col), at(row + 1, col + 1));
+        }
+    }
+    // Transposed, a block's output rows are (top.x, bottom.x) and (top.y, bottom.y); input block
+    // (r, c) goes to output block row c, output block column r.
+    #pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+        blocks[c][threadIdx.y + s * kRowsOfThreads] = make_float4(top[s].x, bottom[s].x, top[s].y, bottom[s].y);
+
+    // Every warp wrote blocks of 2 of the tile's 32 block columns; each reads from all of them.
+    __syncthreads();
+
+    // Output block (b, c): output rows 2b and 2b + 1 of the tile (input columns), output columns 2c and
+    // 2c + 1 (input rows); out is cols x rows, so the tile's origin there swaps.
+    const int out_col = tile_row0 + 2 * c;
+    #pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+        const int b = threadIdx.y + s * kRowsOfThreads;
+        const float4 v = blocks[b][c];
+        const int out_row = tile_col0 + 2 * b;
+        if (full) {
+            *reinterpret_cast<float2*>(&out[out_row * rows + out_col]) = make_float2(v.x, v.y);  // BUG: int offset
+            *reinterpret_cast<float2*>(&out[(out_row + 1) * rows + out_col]) = make_float2(v.z, v.w);  // BUG: int offset
+        } else {
+            const float vals[2][2] = {{v.x, v.y}, {v.z, v.w}};
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j)
+                    if (out_row + i < cols && out_col + j < rows)
+                        out[std::size_t(out_row + i) * rows + out_col + j] = vals[i][j];
+        }
+    }
+// END STUDENT REGION
