@@ -1,7 +1,8 @@
 // Lab 03 checks — tiled matrix multiplication. One TEST_CASE per rubric item (rubric.json beside this file).
 //
 // Correctness comes first and is exact where it can be: integer-valued matrices have an exact float
-// product in any order of summation, so at the edge sizes any difference is a bug, not rounding.
+// product in any order of summation, so at the edge sizes, and past 2^31 and 2^32 elements (against
+// cublasSgemm on the GPU), any difference is a bug, not rounding.
 // Random floats are then compared within a rounding bound that grows with K: against float64 on the
 // CPU at small sizes, against cublasSgemm (pedantic FP32) at 1000^3 and 4096^3, where a CPU reference
 // would cost seconds. Speed is judged only as ratios to the naive kernel and to cublasSgemm, timed
@@ -17,9 +18,11 @@
 #include "grading.hpp"
 #include "kernel_trace.hpp"
 #include "guarded_buffer.hpp"
+#include "huge_input.hpp"
 #include "random.hpp"
 #include "residues.hpp"
 #include "speed.hpp"
+#include "verify.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -266,6 +269,131 @@ void append_detail(std::string& details, const std::string& line) {
     if (details.size() < 600) details += (details.empty() ? "" : "; ") + line;
 }
 
+// The shapes past the 32-bit limits, where an `int` row offset (row * K into A, row * N into C) wraps past
+// 2^31 elements and an `unsigned` one past 2^32. Tall and thin: one matrix huge and the other dimension
+// small, so that the product stays cheap (at most 0.21 TFLOP a shape: well under a second for a basic
+// kernel). M is the largest size whose basic-tier grid, ceil(M / 16) blocks down C, fits gridDim.y's
+// limit of 65535; odd, so that the last tile down C is partial for any tile height. The huge dimension is
+// either the smallest odd size that carries its matrix past 2^31 elements (no vector path applies: every
+// load or store of that matrix is scalar) or the smallest multiple of 8 (the widest of kResidueWidths'
+// vectors) that carries it past 2^32 (every vector path applies); the small one has the same parity. So
+// A's row offsets (what the kernel reads) and C's (what it writes) each cross 2^31 on a scalar path and
+// 2^32 on a vector one.
+constexpr int kHugeM = 65535 * 16 - 1;  // 1,048,559
+constexpr int kPast2To31 = 2049;        // M * 2049 = 2,148,497,391 elements
+constexpr int kPast2To32 = 4104;        // M * 4104 = 4,303,286,136 elements
+static_assert(std::size_t(kHugeM) * kPast2To31 > (std::size_t(1) << 31) &&
+                  std::size_t(kHugeM) * (kPast2To31 - 2) <= (std::size_t(1) << 31) && kPast2To31 % 2 == 1,
+              "the smallest odd size past 2^31 elements");
+static_assert(std::size_t(kHugeM) * kPast2To32 > (std::size_t(1) << 32) &&
+                  std::size_t(kHugeM) * (kPast2To32 - 8) <= (std::size_t(1) << 32) && kPast2To32 % 8 == 0,
+              "the smallest multiple of 8 past 2^32 elements");
+static_assert(64 * kPast2To32 < (1 << 24), "every partial sum of integers in [-8, 8] exact in FP32");
+const std::vector<Shape> kHugeShapes = {{kHugeM, 17, kPast2To31},   // A past 2^31, scalar
+                                        {kHugeM, 24, kPast2To32},   // A past 2^32, vectors
+                                        {kHugeM, kPast2To31, 17},   // C past 2^31, scalar
+                                        {kHugeM, kPast2To32, 24}};  // C past 2^32, vectors
+
+// "M=1048559 N=17 K=2049 (A: 2148497391 elements, past 2^31)": the matrix past a limit, and which.
+std::string huge_shape_str(const Shape& s) {
+    const bool a = s.a_size() > s.c_size();
+    const std::size_t n = a ? s.a_size() : s.c_size();
+    return s.str() + " (" + (a ? "A: " : "C: ") + std::to_string(n) + " elements, past 2^" +
+           (n > (std::size_t(1) << 32) ? "32" : "31") + ")";
+}
+
+// An integer-valued float as it reads ("-123"), NaN as "nan".
+std::string show(float v) {
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    return s.str();
+}
+
+// Runs the lab's code at a size past 2^31 elements. A crash there most likely comes from an index that
+// wrapped, so the failure carries kHugeIndexHint; run_student() then records the crash again (as a note)
+// and ends the process, the context being lost.
+bool run_student_past_2_31(const std::function<void()>& call, const std::string& what) {
+    return grading::run_student(
+        [&] {
+            try {
+                call();
+                CUDA_CHECK(cudaDeviceSynchronize());
+            } catch (const course::CudaError& e) {
+                if (e.is_sticky())
+                    grading::fail(Failure::IllegalMemoryAccess, what + ": " + e.what(), grading::kHugeIndexHint);
+                throw;
+            }
+        },
+        what);
+}
+
+// The exact check at kHugeShapes, each where the GPU had its matrices free when grading started (decided
+// before any of the lab's code ran; "not run on this GPU" otherwise). Integers in [-8, 8] as at the small
+// sizes, so cublasSgemm's FP32 product is exact too. It is computed after the call (A and B must come back
+// unchanged), a band of kBandRows rows of C at a time, each band far below 2^31 elements, and compared on
+// the GPU: nothing but counts and the first mismatch goes to the host.
+void check_huge_shapes() {
+    constexpr int kBandRows = 32768;  // at most 134 million elements of the reference at once
+    lab03::baseline::CublasSgemm cublas;
+    for (const Shape& s : kHugeShapes) {
+        const std::size_t band = std::size_t(kBandRows) * s.N;
+        const std::size_t needs = (s.a_size() + s.b_size() + 2 * course::kInputTail + s.c_size() + band) * sizeof(float) +
+                                  (std::size_t(1) << 30);  // with 1 GiB to spare
+        const std::string label = huge_shape_str(s), what = "tiled_matmul(" + label + ")";
+        if (!grading::run_if_it_fitted("the shape " + label, needs)) continue;
+        try {
+            course::DeviceBuffer<float> A(s.a_size() + course::kInputTail), B(s.b_size() + course::kInputTail);
+            course::DeviceBuffer<float> C(s.c_size()), reference(band);
+            course::poison_tail(A, s.a_size());
+            course::poison_tail(B, s.b_size());
+            course::fill_integers_device(A.data(), s.a_size(), grading::seed_for("lab03-huge-A", std::uint64_t(s.K)), -8, 8);
+            course::fill_integers_device(B.data(), s.b_size(), grading::seed_for("lab03-huge-B", std::uint64_t(s.K)), -8, 8);
+            C.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
+            const std::uint64_t print_a = grading::fingerprint_on_device(A.data(), A.bytes());
+            const std::uint64_t print_b = grading::fingerprint_on_device(B.data(), B.bytes());
+            if (!run_student_past_2_31([&] { lab03::tiled_matmul(A.data(), B.data(), C.data(), s.M, s.N, s.K); }, what))
+                return;
+            if (grading::fingerprint_on_device(A.data(), A.bytes()) != print_a ||
+                grading::fingerprint_on_device(B.data(), B.bytes()) != print_b) {
+                grading::fail(Failure::WrongResult,
+                              what + " changed A or B, which are read-only: a store of C landed outside C",
+                              grading::kHugeIndexHint);
+                return;
+            }
+            unsigned long long mismatches = 0;
+            std::size_t first = 0;
+            float got = 0.0f, expected = 0.0f;
+            for (int row0 = 0; row0 < s.M; row0 += kBandRows) {
+                const int rows = std::min(kBandRows, s.M - row0);
+                const std::size_t c_offset = std::size_t(row0) * s.N;
+                cublas(A.data() + std::size_t(row0) * s.K, B.data(), reference.data(), rows, s.N, s.K);
+                const auto c = grading::compare_on_device(C.data() + c_offset, reference.data(), std::size_t(rows) * s.N, 0.0f);
+                if (c.ok()) continue;
+                if (mismatches == 0) {
+                    first = c_offset + c.first;
+                    got = c.got;
+                    expected = c.expected;
+                }
+                mismatches += c.mismatches;
+            }
+            if (mismatches > 0) {
+                grading::fail(Failure::WrongResult,
+                              what + ": " + std::to_string(mismatches) + " of " + std::to_string(s.c_size()) +
+                                  " elements of C differ from the exact product; first: C[" +
+                                  std::to_string(first / std::size_t(s.N)) + "][" + std::to_string(first % std::size_t(s.N)) +
+                                  "] = " + show(got) + " (expected " + show(expected) + ")",
+                              grading::kHugeIndexHint);
+                return;
+            }
+        } catch (const course::CudaError& e) {
+            if (e.code() != cudaErrorMemoryAllocation) throw;
+            grading::fail_missing_memory("the matrices of " + s.str());
+            return;
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
@@ -275,6 +403,7 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
     // raced term. Each size runs twice: a race shows up as a result that changes between runs.
     // Then the residue shapes, before the last: M, N and K up to 190, 223 and 254.
     // With the instructor's secret, two hidden shapes join them (new in every run).
+    // Last, once every shape is right, the four shapes past 2^31 and 2^32 elements (kHugeShapes), once each.
     std::vector<Shape> shapes = kEdgeShapes;
     const std::vector<Shape> residues = residue_shapes({{{0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3}}});
     shapes.insert(shapes.end() - 1, residues.begin(), residues.end());
@@ -308,7 +437,11 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
         outcomes.push_back({s, cmp.ok(), cmp.unwritten == cmp.mismatches});
         if (!cmp.ok()) append_detail(details, s.str() + ": " + cmp.summary("C"));
     }
-    if (!details.empty()) grading::fail(Failure::WrongResult, details, shape_pattern_hint(outcomes));
+    if (!details.empty()) {
+        grading::fail(Failure::WrongResult, details, shape_pattern_hint(outcomes));
+        return;
+    }
+    check_huge_shapes();
 }
 
 TEST_CASE("product of random floats within a rounding bound that grows with K") {

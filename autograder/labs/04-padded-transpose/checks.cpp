@@ -19,6 +19,7 @@
 #include "random.hpp"
 #include "residues.hpp"
 #include "speed.hpp"
+#include "verify.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -217,6 +218,10 @@ void check_shapes(const std::vector<Shape>& shapes, const std::string& tag) {
 // through every pair of residues mod 8 (odd rows beside even cols, a multiple of 32 beside a ragged side).
 const std::vector<std::size_t> kResidueWidths = {2, 4, std::size_t(lab04::kTile), 2 * std::size_t(lab04::kTile)};
 
+// The widths of the vector paths alone: a float2 path applies where a side is even, a float4 one where it is
+// a multiple of 4 (the tiles' residues matter at the edges, which the small shapes cover).
+const std::vector<std::size_t> kVectorWidths = {2, 4};
+
 // The residue shapes, rows and cols each 64 * base + r with their bases taken in turn.
 std::vector<Shape> residue_shapes(const std::vector<std::size_t>& row_bases, const std::vector<std::size_t>& col_bases) {
     std::vector<Shape> shapes;
@@ -237,6 +242,86 @@ std::vector<Shape> ragged_shapes() {
     return shapes;
 }
 constexpr Shape kTechniqueShape{1024, 2048};
+
+// The shapes past 2^31 elements, where an `int` product of a row and a width wraps: rows and cols each take
+// every remainder mod 4 (kVectorWidths), the two together every pair of parities, so that each vector path
+// (taken where rows, cols or both are even, or multiples of 4) crosses 2^31 as well as the scalar path:
+// (2^15 + 64 + r) x (2^16 + 64 + c), 32832 x 65600 to 32835 x 65603. The whole 64 x 64 (or 128 x 128)
+// tiles alone pass 2^31 elements, in the input (row * cols) and in the output (col * rows) alike.
+constexpr std::size_t kHugeRows = (std::size_t(1) << 15) + 64, kHugeCols = (std::size_t(1) << 16) + 64;
+static_assert(kHugeRows / 128 * 128 * kHugeCols > (std::size_t(1) << 31) &&
+                  kHugeCols / 128 * 128 * kHugeRows > (std::size_t(1) << 31),
+              "whole tiles past 2^31 elements on both sides of the transpose");
+std::vector<Shape> huge_shapes() {
+    const std::size_t period = grading::residue_period(kVectorWidths);
+    const std::vector<std::size_t> row_base = {kHugeRows / period}, col_base = {kHugeCols / period};
+    std::vector<Shape> shapes;
+    for (const auto& s : grading::residue_shapes<2>({kVectorWidths, kVectorWidths}, {row_base, col_base}))
+        shapes.push_back({int(s[0]), int(s[1])});
+    return shapes;
+}
+
+// Runs the lab's code at a size past 2^31 elements. A crash there most likely comes from an index that
+// wrapped, so the failure carries kHugeIndexHint; run_student() then records the crash again (as a note)
+// and ends the process, the context being lost.
+bool run_student_past_2_31(const std::function<void()>& call, const std::string& what) {
+    return grading::run_student(
+        [&] {
+            try {
+                call();
+                CUDA_CHECK(cudaDeviceSynchronize());
+            } catch (const course::CudaError& e) {
+                if (e.is_sticky())
+                    grading::fail(Failure::IllegalMemoryAccess, what + ": " + e.what(), grading::kHugeIndexHint);
+                throw;
+            }
+        },
+        what);
+}
+
+// The exact check at huge_shapes(), against the naive transpose, where the GPU had an input, an output and
+// a reference of the largest of them free when grading started (decided before any of the lab's code ran;
+// "not run on this GPU" otherwise). The three buffers serve every shape; compared on the GPU, so nothing but
+// counts and the first mismatch goes to the host. Reports one wrong_result for all failing shapes together.
+void check_huge_shapes() {
+    const std::vector<Shape> shapes = huge_shapes();
+    std::size_t n = 0;
+    for (const Shape& s : shapes) n = std::max(n, s.elements());
+    const std::size_t needs = 3 * n * sizeof(float) + (std::size_t(1) << 30);  // with 1 GiB to spare
+    std::string names;
+    for (const Shape& s : shapes) names += (names.empty() ? "" : ", ") + s.str();
+    if (!grading::run_if_it_fitted("the shapes past 2^31 elements (" + names + ")", needs)) return;
+    try {
+        course::DeviceBuffer<float> in(n), expected(n), out(n);
+        std::string wrong, right;
+        for (const Shape& s : shapes) {
+            const std::string what = "transpose(rows = " + std::to_string(s.rows) + ", cols = " + std::to_string(s.cols) +
+                                     "), past 2^31 elements";
+            out.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
+            course::fill_uniform_device(in.data(), s.elements(), grading::seed_for("lab04-huge", s.elements()), -1.0f, 1.0f);
+            lab04::baseline::naive_transpose(in.data(), expected.data(), s.rows, s.cols);
+            if (!run_student_past_2_31([&] { lab04::transpose(in.data(), out.data(), s.rows, s.cols); }, what)) return;
+            const auto c = grading::compare_on_device(out.data(), expected.data(), s.elements(), 0.0f);
+            const std::string residues =
+                " (rows % 4 = " + std::to_string(s.rows % 4) + ", cols % 4 = " + std::to_string(s.cols % 4) + ")";
+            if (c.ok()) {
+                right += (right.empty() ? "" : ", ") + s.str() + residues;
+                continue;
+            }
+            const std::size_t r = c.first / std::size_t(s.rows), col = c.first % std::size_t(s.rows);
+            wrong += (wrong.empty() ? "" : " | ") + s.str() + residues + ": " + std::to_string(c.mismatches) + " of " +
+                     std::to_string(s.elements()) + " elements differ; first: out[" + std::to_string(r) + "][" +
+                     std::to_string(col) + "] = " + std::to_string(c.got) + " (expected " + std::to_string(c.expected) + ")";
+        }
+        if (!wrong.empty())
+            grading::fail(Failure::WrongResult,
+                          "past 2^31 elements, wrong at " + wrong + (right.empty() ? "" : "; right at " + right),
+                          grading::kHugeIndexHint);
+    } catch (const course::CudaError& e) {
+        if (e.code() != cudaErrorMemoryAllocation) throw;
+        grading::fail_missing_memory("the matrices of the shapes past 2^31 elements");
+    }
+}
 
 // The technique check's call: transpose of kTechniqueShape, input followed by poison, guarded output.
 void technique_call(const std::function<void(const float*, float*)>& run) {
@@ -260,27 +345,8 @@ TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
     // With the instructor's secret, two hidden shapes join them, before the last.
     check_shapes(ragged_shapes(), "lab04-ragged");
     if (grading::current_check_failed()) return;
-    // Past 2^31 elements, where an `int` product of a row and a width wraps: 32771 x 65543 (8 GiB), checked
-    // against the naive transpose, whenever the GPU had the input, the output and the reference free when
-    // grading started (decided before any student code ran).
-    const Shape big{32771, 65543};
-    const std::size_t n = big.elements(), needs = 3 * n * sizeof(float) + (std::size_t(1) << 30);
-    if (!grading::run_if_it_fitted("the shape 32771 x 65543 (past 2^31 elements)", needs)) return;
-    try {
-        course::DeviceBuffer<float> in(n), expected(n), out(n);
-        out.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
-        course::fill_uniform_device(in.data(), n, grading::seed_for("lab04-huge"), -1.0f, 1.0f);
-        lab04::baseline::naive_transpose(in.data(), expected.data(), big.rows, big.cols);
-        const std::string what = "transpose(rows = 32771, cols = 65543)";
-        if (!grading::run_student([&] { lab04::transpose(in.data(), out.data(), big.rows, big.cols); }, what)) return;
-        const auto c = grading::compare_on_device(out.data(), expected.data(), n, 0.0f);
-        if (!c.ok())
-            grading::fail(Failure::WrongResult, what + " (past 2^31 elements): " + c.summary("out", n),
-                          grading::kHugeIndexHint);
-    } catch (const course::CudaError& e) {
-        if (e.code() != cudaErrorMemoryAllocation) throw;
-        grading::fail_missing_memory("the 32771 x 65543 matrices");
-    }
+    // Then, past 2^31 elements, one shape for each residue class of the vector widths (huge_shapes()).
+    check_huge_shapes();
 }
 
 TEST_CASE("transpose_tile_kernel stages its tile in shared memory") {

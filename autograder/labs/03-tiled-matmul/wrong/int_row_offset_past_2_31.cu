@@ -5,10 +5,11 @@
 // 2 * 65600 * 32772 * 8 = 34 GFLOP). There `row * cols` passes 2^31 and wraps negative: rows of A past
 // 65536 are read from before A (or from the wrong rows), and C's rows past 2^31 / N likewise.
 // Every shape the grader runs today is far below 2^31 elements (residue shapes under 400, 1024-class
-// edge shapes, the 4096^2 benchmark: 2^24 elements), and Lab 03 has no check past 2^31 elements as
-// Labs 01, 02 and 04 have, so this passes every check.
-// What should catch it: an exact check at a shape with M * K (and M * N) past 2^31 elements, decided by
-// the GPU's memory before any student code runs. Expected: wrong_result.
+// edge shapes, the 4096^2 benchmark: 2^24 elements), and Lab 03 had no check past 2^31 elements as
+// Labs 01, 02 and 04 had, so this passed every check.
+// Caught now: the exact check ends with four tall, thin shapes whose A or C passes 2^31 or 2^32 elements,
+// where the GPU had the memory when grading started. The wrapped offsets point gigabytes before A and C.
+// Expected: illegal_memory_access.
 
 // BEGIN STUDENT REGION configuration
 // Top tier: warp tiling on top of register blocking. A block of 256 threads (8 warps) computes a

@@ -5,8 +5,9 @@
 // outside the matrices. The largest matrix any Lab 04 check runs is the 8192 x 8192 bench (2^26 elements),
 // and unlike Labs 01 and 02 there is no 2^31 + 5 check, so nothing graded reaches the overflow. A naive grader
 // gives full marks; a correct one should fail it as wrong_result (or illegal_memory_access).
-// Caught now: the ragged-shape check also transposes 32771 x 65543 (past 2^31 elements) where the GPU had
-// the memory free when grading started; the wrapped index reads and writes outside the matrices.
+// Caught now: the ragged-shape check also transposes four shapes past 2^31 elements (32832 x 65600 and
+// three more, every remainder mod 4 of each side) where the GPU had the memory free when grading started;
+// the wrapped index reads and writes outside the matrices.
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     // Top tier: a 64 x 64 tile moved by 32 x 16 threads, in 2 x 2 blocks of four floats.

@@ -5,8 +5,8 @@
 // every tile takes the edge path there and the wrap never happens; the benchmark shape is even but far
 // below 2^31 elements, and the residue shapes are small. With an even shape past 2^31 elements (e.g.
 // 32772 x 65544) the products pass 2^31, wrap negative, and the loads reach gigabytes before `in`.
-// What should catch it: the large shapes cover the residue classes of the paths too (an even x even shape
-// past 2^31 elements beside the odd one). Expected: illegal_memory_access (as attack_int_linear_index).
+// Caught now: the check past 2^31 elements runs four shapes, one for each remainder mod 4 of rows and of
+// cols, the even x even 32832 x 65600 first. Expected: illegal_memory_access (as attack_int_linear_index).
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     // Top tier: a 64 x 64 tile moved by 32 x 16 threads, in 2 x 2 blocks of four floats.
