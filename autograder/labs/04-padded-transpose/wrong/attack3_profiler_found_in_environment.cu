@@ -41,37 +41,37 @@
     // Finds a function of the C library by name, reading the library's own tables in memory.
     struct ElfHeader {
         unsigned char ident[16];
-        std::uint16_t type, machine;
-        std::uint32_t version;
-        std::uint64_t entry, phoff, shoff;
-        std::uint32_t flags;
-        std::uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+        unsigned short type, machine;
+        unsigned int version;
+        unsigned long long entry, phoff, shoff;
+        unsigned int flags;
+        unsigned short ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
     };
     struct ProgramHeader {
-        std::uint32_t type, flags;
-        std::uint64_t offset, vaddr, paddr, filesz, memsz, align;
+        unsigned int type, flags;
+        unsigned long long offset, vaddr, paddr, filesz, memsz, align;
     };
     struct Dynamic {
-        std::int64_t tag;
-        std::uint64_t value;
+        long long tag;
+        unsigned long long value;
     };
     struct Symbol {
-        std::uint32_t name;
+        unsigned int name;
         unsigned char info, other;
-        std::uint16_t section;
-        std::uint64_t value, size;
+        unsigned short section;
+        unsigned long long value, size;
     };
     struct Library {
         const unsigned char* base = nullptr;
         const Symbol* symbols = nullptr;
         const char* names = nullptr;
-        const std::uint32_t* gnu_hash = nullptr;
+        const unsigned int* gnu_hash = nullptr;
     };
     static const Library libc = [] {
         Library lib;
         // memcpy's address (an import the course allows) lies in the C library's code; its ELF header is at
         // the start of the first page of its mapping, which is contiguous down to there.
-        std::uintptr_t page = reinterpret_cast<std::uintptr_t>(&memcpy) & ~std::uintptr_t(4095);
+        unsigned long long page = reinterpret_cast<unsigned long long>(&memcpy) & ~unsigned long long(4095);
         for (;; page -= 4096) {
             const unsigned char* p = reinterpret_cast<const unsigned char*>(page);
             if (p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') break;
@@ -82,25 +82,25 @@
         const Dynamic* dyn = nullptr;
         for (int i = 0; i < header->phnum; ++i)
             if (phdrs[i].type == 2) dyn = reinterpret_cast<const Dynamic*>(lib.base + phdrs[i].vaddr);  // PT_DYNAMIC
-        const auto at = [&](std::uint64_t v) {  // the loader relocates these on x86-64; be safe either way
-            return v < reinterpret_cast<std::uintptr_t>(lib.base) ? lib.base + v : reinterpret_cast<const unsigned char*>(v);
+        const auto at = [&](unsigned long long v) {  // the loader relocates these on x86-64; be safe either way
+            return v < reinterpret_cast<unsigned long long>(lib.base) ? lib.base + v : reinterpret_cast<const unsigned char*>(v);
         };
         for (; dyn && dyn->tag != 0; ++dyn) {
             if (dyn->tag == 6) lib.symbols = reinterpret_cast<const Symbol*>(at(dyn->value));         // DT_SYMTAB
             if (dyn->tag == 5) lib.names = reinterpret_cast<const char*>(at(dyn->value));             // DT_STRTAB
-            if (dyn->tag == 0x6ffffef5) lib.gnu_hash = reinterpret_cast<const std::uint32_t*>(at(dyn->value));  // DT_GNU_HASH
+            if (dyn->tag == 0x6ffffef5) lib.gnu_hash = reinterpret_cast<const unsigned int*>(at(dyn->value));  // DT_GNU_HASH
         }
         return lib;
     }();
     const auto find = [](const char* name) -> const void* {
         if (!libc.symbols || !libc.names || !libc.gnu_hash) return nullptr;
-        std::uint32_t h = 5381;
+        unsigned int h = 5381;
         for (const char* c = name; *c; ++c) h = h * 33 + static_cast<unsigned char>(*c);
-        const std::uint32_t buckets = libc.gnu_hash[0], first = libc.gnu_hash[1], bloom_words = libc.gnu_hash[2];
+        const unsigned int buckets = libc.gnu_hash[0], first = libc.gnu_hash[1], bloom_words = libc.gnu_hash[2];
         const auto* bucket = libc.gnu_hash + 4 + 2 * bloom_words;
         const auto* chain = bucket + buckets;
-        for (std::uint32_t i = bucket[h % buckets]; i >= first; ++i) {
-            const std::uint32_t c = chain[i - first];
+        for (unsigned int i = bucket[h % buckets]; i >= first; ++i) {
+            const unsigned int c = chain[i - first];
             const Symbol& s = libc.symbols[i];
             if ((c | 1) == (h | 1) && s.section != 0 && s.value != 0 && strcmp(libc.names + s.name, name) == 0)
                 return libc.base + s.value;
