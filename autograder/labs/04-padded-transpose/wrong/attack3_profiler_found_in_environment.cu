@@ -71,7 +71,7 @@
         Library lib;
         // memcpy's address (an import the course allows) lies in the C library's code; its ELF header is at
         // the start of the first page of its mapping, which is contiguous down to there.
-        unsigned long long page = reinterpret_cast<unsigned long long>(&memcpy) & ~unsigned long long(4095);
+        unsigned long long page = reinterpret_cast<unsigned long long>(&memcpy) & ~4095ull;
         for (;; page -= 4096) {
             const unsigned char* p = reinterpret_cast<const unsigned char*>(page);
             if (p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') break;
