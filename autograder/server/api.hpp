@@ -6,9 +6,13 @@
 ///                                same upload already stored (a retry), 4xx refused with a message
 ///   GET  /api/submissions        the caller's submissions (the instructor: everyone's)
 ///   GET  /api/submissions/ID     one submission: state (queued, building, grading, done, not_graded,
-///                                replaced), queue position, the printed table, results.json, attempts
+///                                replaced), queue position, the printed table, results.json, attempts,
+///                                whether a report.html is kept (the web pages serve it)
 ///   GET  /api/gradebook?format=csv|json   the instructor's gradebook, as grade --roster writes it
 ///   GET  /api/health             no token: {"ok": true}
+///
+/// A forwarder's token (tokens.hpp) submits and reads the submissions endpoints for the student of the
+/// course it names in `X-Course-Student: ID`; a student's token that names anyone else is refused (403).
 #pragma once
 
 #include "results.hpp"

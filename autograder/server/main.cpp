@@ -4,12 +4,16 @@
 //   course-server tokens --roster roster.csv --out tokens.csv
 //       one token a student of the roster and one for the instructor: printed once (id,role,token),
 //       stored only as hashes in tokens.csv
+//   course-server tokens --forwarder gradescope --out tokens.csv
+//       adds (or renews) a forwarder's token, which submits for the student it names (Gradescope's bundle)
 //   course-server --db class.sqlite --tokens tokens.csv --listen 127.0.0.1:8080 [--allow-no-gpu] [--workers N]
-//       serves the API (api.hpp), keeps everything in the SQLite database, grades with one worker a GPU
+//       serves the API (api.hpp) and the web pages (pages.hpp), keeps everything in the SQLite database,
+//       grades with one worker a GPU
 //
 // Plain HTTP is served on loopback only, unless --allow-remote-http says a TLS reverse proxy is in front.
 // Exit status: 0 stopped by SIGINT or SIGTERM; 1 could not start; 2 bad command line.
 #include "api.hpp"
+#include "pages.hpp"
 #include "process.hpp"
 #include "results.hpp"
 
@@ -29,6 +33,30 @@ namespace fs = std::filesystem;
 using namespace service;
 
 namespace {
+// Adds the forwarder @p name to the tokens file @p out, or gives it a new token; every other token stays.
+int add_forwarder(const std::string& name, const std::string& out) {
+    std::vector<Identity> ids;
+    try {
+        ids = read_tokens(out);
+    } catch (const std::exception& e) {
+        std::cerr << "course-server tokens: " << e.what() << " (make it first, with --roster)\n";
+        return 2;
+    }
+    for (const auto& i : ids)
+        if (i.id == name && i.role != Role::Forwarder) {
+            std::cerr << "course-server tokens: " << name << " is the " << role_name(i.role) << "'s id: name the forwarder otherwise\n";
+            return 2;
+        }
+    ids.erase(std::remove_if(ids.begin(), ids.end(), [&](const Identity& i) { return i.id == name; }), ids.end());
+    const std::string token = make_token();
+    ids.push_back({name, Role::Forwarder, sha256_hex(token)});
+    write_tokens(out, ids);
+    std::cout << "id,role,token\n" << name << ",forwarder," << token << "\n";
+    std::cerr << "course-server tokens: the forwarder " << name << " has a new token (" << out
+              << " holds its hash; restart the server to use it). It submits for any student: keep it out of students' hands.\n";
+    return 0;
+}
+
 int make_tokens(const std::string& roster, const std::string& out, bool force) {
     if (fs::exists(out) && !force) {
         std::cerr << "course-server tokens: " << out << " exists (its tokens are in use); --force replaces them all\n";
@@ -47,7 +75,7 @@ int make_tokens(const std::string& roster, const std::string& out, bool force) {
     auto add = [&](const std::string& id, Role role) {
         const std::string token = make_token();
         ids.push_back({id, role, sha256_hex(token)});
-        handout << id << "," << (role == Role::Instructor ? "instructor" : "student") << "," << token << "\n";
+        handout << id << "," << role_name(role) << "," << token << "\n";
     };
     for (const auto& s : students) add(s, Role::Student);
     add("instructor", Role::Instructor);
@@ -115,10 +143,14 @@ int main(int argc, char** argv) {
     wo.course_dir = COURSE_SERVER_SOURCE_DIR;
     std::string rubric_dir = COURSE_SERVER_RUBRIC, course_labs = COURSE_SERVER_STARTERS;
     ApiOptions ao;
+    PagesOptions po;
 
     auto* tokens_cmd = app.add_subcommand("tokens", "make one token a student of a roster, and an instructor token");
-    tokens_cmd->add_option("--roster", roster, "the roster: a CSV whose column 'student' (or 'id', or the first) names each student")
-        ->required();
+    std::string forwarder;
+    tokens_cmd->add_option("--roster", roster, "the roster: a CSV whose column 'student' (or 'id', or the first) names each student");
+    tokens_cmd->add_option("--forwarder", forwarder,
+                           "without --roster: add (or renew) a forwarder token of this name in --out, e.g. gradescope")
+        ->check([](const std::string& n) { return valid_student_id(n) ? "" : "a name of 1 to 64 of A-Z a-z 0-9 . _ -"; });
     tokens_cmd->add_option("--out", tokens_out, "the tokens file to write (hashes only)")->required();
     tokens_cmd->add_flag("--force", force, "replace an existing tokens file (every earlier token stops working)");
 
@@ -144,6 +176,8 @@ int main(int argc, char** argv) {
     app.add_option("--memory-mb", wo.memory_mb, "address-space limit of a grading without a GPU (0: none)");
     app.add_option("--max-procs", wo.max_procs, "process limit of a grading (not applied when running as root)");
     app.add_option("--grade-arg", wo.grade_args, "one more option for every grading (repeat it), e.g. --profile=require");
+    app.add_option("--session-hours", po.session_hours, "how long a sign-in on the web pages lasts")
+        ->check(CLI::Range(0.01, 24.0 * 30));
     app.add_flag("--no-prepare", no_prepare, "do not build the gradings' shared programs at start");
     try {
         app.parse(argc, argv);
@@ -154,7 +188,13 @@ int main(int argc, char** argv) {
         std::cerr << "course-server: " << e.what() << "\nRun 'course-server --help' for the options.\n";
         return 2;
     }
-    if (*tokens_cmd) return make_tokens(roster, tokens_out, force);
+    if (*tokens_cmd) {
+        if (roster.empty() == forwarder.empty()) {
+            std::cerr << "course-server tokens: give --roster (every student's token) or --forwarder NAME (one more token)\n";
+            return 2;
+        }
+        return forwarder.empty() ? make_tokens(roster, tokens_out, force) : add_forwarder(forwarder, tokens_out);
+    }
 
     auto usage = [](const std::string& m) {
         std::cerr << "course-server: " << m << "\n";
@@ -243,6 +283,7 @@ int main(int argc, char** argv) {
     const TokenTable tokens(ids);
     Workers workers(*store, wo, gpus, cpu_workers);
     add_routes(server, *store, tokens, catalog, rubric, workers, ao);
+    add_pages(server, *store, tokens, catalog, rubric, workers, ao, po);
     if (port == 0) port = server.bind_to_any_port(host);
     else if (!server.bind_to_port(host, port)) port = -1;
     if (port < 0) {

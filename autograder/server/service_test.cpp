@@ -191,3 +191,36 @@ TEST_CASE("the gradebook reads a build-only grading's lines and a graded run's r
     CHECK(rows[0]["status"] == "built");
     CHECK(rows[1]["status"] == "not graded");
 }
+
+TEST_CASE("a forwarder's token is stored with its role, and only the roster's students are students") {
+    TempDb d;
+    const std::string path = (d.dir / "tokens.csv").string();
+    write_tokens(path, {{"ada", Role::Student, sha256_hex("a")}, {"instructor", Role::Instructor, sha256_hex("i")},
+                        {"gradescope", Role::Forwarder, sha256_hex("g")}});
+    const TokenTable table(read_tokens(path));
+    REQUIRE(table.who("g"));
+    CHECK(table.who("g")->role == Role::Forwarder);
+    CHECK(table.is_student("ada"));
+    CHECK_FALSE(table.is_student("gradescope"));
+    CHECK_FALSE(table.is_student("instructor"));
+    CHECK_FALSE(table.is_student("bob"));
+    std::ofstream(path, std::ios::app) << "x,superuser," << sha256_hex("x") << "\n";
+    CHECK_THROWS_WITH(read_tokens(path), doctest::Contains(":5: expected id,role,sha256"));
+}
+
+TEST_CASE("the same files after a submission was not graded are a new try, not the old failure") {
+    TempDb d;
+    Store s(d.path());
+    const auto files = upload({{"sum_reduction.cu", "v1"}});
+    const long long first = s.submit("ada", files, 10).id;
+    for (int i = 0; i < 2; ++i) {
+        auto job = s.claim("w1");
+        REQUIRE(job);
+        s.interrupted(first, job->claim, "killed", 2);
+    }
+    CHECK((*s.submission(first, std::nullopt))["state"] == "not_graded");
+    const auto retry = s.submit("ada", files, 10);
+    CHECK(retry.kind == SubmitOutcome::Kind::Stored);
+    CHECK(retry.id != first);
+    CHECK(s.submit("ada", files, 10).id == retry.id);  // and that one is kept once, as any
+}

@@ -119,6 +119,15 @@ CREATE TABLE IF NOT EXISTS attempts (
   outcome TEXT,
   PRIMARY KEY (submission, attempt)
 );
+CREATE TABLE IF NOT EXISTS sessions (
+  id_hash TEXT PRIMARY KEY,
+  who TEXT NOT NULL,
+  expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ranking (
+  student TEXT PRIMARY KEY,
+  pseudonym TEXT NOT NULL UNIQUE
+);
 )sql";
 
 nlohmann::json nullable_text(const Stmt& s, int col) { return s.null(col) ? nlohmann::json() : nlohmann::json(s.text(col)); }
@@ -135,6 +144,10 @@ Store::Store(const std::string& path) {
     // WAL with synchronous=FULL: a committed submission survives a crash of the server or the machine.
     exec(db_, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
     exec(db_, kSchema);
+    // A database made before the web pages has no column for the grading's report.html.
+    Stmt has_report(db_, "SELECT COUNT(*) FROM pragma_table_info('submissions') WHERE name = 'report_html'");
+    has_report.step();
+    if (has_report.integer(0) == 0) exec(db_, "ALTER TABLE submissions ADD COLUMN report_html TEXT");
 }
 
 Store::~Store() { sqlite3_close(db_); }
@@ -143,7 +156,8 @@ SubmitOutcome Store::submit(const std::string& student, const Upload& up, int pe
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     {
-        Stmt dup(db_, "SELECT id FROM submissions WHERE student = ? AND content_hash = ? AND state != 'replaced' "
+        // One left not graded is no duplicate: the same files again are a new try (the student's, or a regrade's).
+        Stmt dup(db_, "SELECT id FROM submissions WHERE student = ? AND content_hash = ? AND state NOT IN ('replaced', 'not_graded') "
                       "ORDER BY id DESC LIMIT 1");
         dup.bind(student).bind(up.content_hash);
         if (dup.step()) return {SubmitOutcome::Kind::Duplicate, dup.integer(0)};
@@ -205,12 +219,12 @@ void Store::set_grading(long long id, const std::string& claim) {
 }
 
 bool Store::finish(long long id, const std::string& claim, int exit_code, const std::string& output,
-                   const std::string& results_json) {
+                   const std::string& results_json, const std::string& report_html) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     Stmt s(db_, "UPDATE submissions SET state = 'done', finished = ?, exit_code = ?, output = ?, results_json = ?, "
-                "claim = NULL WHERE id = ? AND claim = ? AND state IN ('building', 'grading')");
-    s.bind(now_s()).bind(exit_code).bind(output).bind(results_json).bind(id).bind(claim).run();
+                "report_html = NULLIF(?, ''), claim = NULL WHERE id = ? AND claim = ? AND state IN ('building', 'grading')");
+    s.bind(now_s()).bind(exit_code).bind(output).bind(results_json).bind(report_html).bind(id).bind(claim).run();
     if (sqlite3_changes(db_) != 1) return false;
     Stmt a(db_, "UPDATE attempts SET ended = ?, outcome = 'graded' WHERE submission = ? AND attempt = "
                 "(SELECT attempts FROM submissions WHERE id = ?)");
@@ -258,8 +272,8 @@ int Store::recover(int max_attempts) {
 
 std::optional<nlohmann::json> Store::submission(long long id, const std::optional<std::string>& student) {
     std::lock_guard<std::mutex> lock(m_);
-    Stmt s(db_, "SELECT student, state, created, finished, attempts, exit_code, output, results_json, reason "
-                "FROM submissions WHERE id = ?");
+    Stmt s(db_, "SELECT student, state, created, finished, attempts, exit_code, output, results_json, reason, "
+                "report_html IS NOT NULL FROM submissions WHERE id = ?");
     s.bind(id);
     if (!s.step() || (student && s.text(0) != *student)) return std::nullopt;
     nlohmann::json j = {{"id", id},
@@ -270,7 +284,8 @@ std::optional<nlohmann::json> Store::submission(long long id, const std::optiona
                         {"attempts", s.integer(4)},
                         {"exit_code", s.null(5) ? nlohmann::json() : nlohmann::json(s.integer(5))},
                         {"output", nullable_text(s, 6)},
-                        {"reason", nullable_text(s, 8)}};
+                        {"reason", nullable_text(s, 8)},
+                        {"report", s.integer(9) != 0}};
     const std::string results = s.text(7);
     j["results"] = results.empty() ? nlohmann::json() : nlohmann::json::parse(results, nullptr, false);
     if (j["state"] == "queued") {
@@ -325,6 +340,93 @@ std::vector<GradedLab> Store::latest_graded() {
     std::vector<GradedLab> out;
     while (s.step())
         out.push_back({s.text(0), s.text(1), s.integer(2), static_cast<int>(s.integer(3)), s.text(4), s.text(5)});
+    return out;
+}
+
+std::optional<std::string> Store::report_html(long long id, const std::optional<std::string>& student) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "SELECT student, report_html FROM submissions WHERE id = ?");
+    s.bind(id);
+    if (!s.step() || (student && s.text(0) != *student) || s.null(1)) return std::nullopt;
+    return s.text(1);
+}
+
+void Store::add_session(const std::string& id_hash, const std::string& who, double expires) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt old(db_, "DELETE FROM sessions WHERE expires < ?");
+    old.bind(now_s()).run();
+    Stmt s(db_, "INSERT INTO sessions (id_hash, who, expires) VALUES (?, ?, ?)");
+    s.bind(id_hash).bind(who).bind(expires).run();
+}
+
+std::optional<Session> Store::session(const std::string& id_hash) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "SELECT who, expires FROM sessions WHERE id_hash = ? AND expires > ?");
+    s.bind(id_hash).bind(now_s());
+    if (!s.step()) return std::nullopt;
+    return Session{s.text(0), s.real(1)};
+}
+
+void Store::end_session(const std::string& id_hash) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "DELETE FROM sessions WHERE id_hash = ?");
+    s.bind(id_hash).run();
+}
+
+std::optional<std::string> Store::pseudonym(const std::string& student) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "SELECT pseudonym FROM ranking WHERE student = ?");
+    s.bind(student);
+    if (!s.step()) return std::nullopt;
+    return s.text(0);
+}
+
+bool Store::set_ranked(const std::string& student, const std::optional<std::string>& pseudonym) {
+    std::lock_guard<std::mutex> lock(m_);
+    Transaction t(db_);
+    Stmt out(db_, "DELETE FROM ranking WHERE student = ?");
+    out.bind(student).run();
+    if (pseudonym) {
+        Stmt taken(db_, "SELECT 1 FROM ranking WHERE pseudonym = ?");
+        taken.bind(*pseudonym);
+        if (taken.step()) return false;
+        Stmt in(db_, "INSERT INTO ranking (student, pseudonym) VALUES (?, ?)");
+        in.bind(student).bind(*pseudonym).run();
+    }
+    t.commit();
+    return true;
+}
+
+std::vector<RankedResult> Store::ranked_results() {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "SELECT s.student, r.pseudonym, s.id, s.results_json FROM submissions s JOIN ranking r ON r.student = s.student "
+                "WHERE s.state = 'done' AND s.results_json IS NOT NULL AND s.results_json != '' ORDER BY s.id");
+    std::vector<RankedResult> out;
+    while (s.step()) out.push_back({s.text(0), s.text(1), s.integer(2), s.text(3)});
+    return out;
+}
+
+std::vector<WorkerRecord> Store::worker_records() {
+    std::lock_guard<std::mutex> lock(m_);
+    std::vector<WorkerRecord> out;
+    Stmt s(db_, "SELECT worker, SUM(outcome = 'graded'), SUM(outcome LIKE 'interrupted%'), "
+                "(SELECT outcome FROM attempts b WHERE b.worker = a.worker AND b.outcome LIKE 'interrupted%' "
+                " ORDER BY b.ended DESC LIMIT 1) FROM attempts a GROUP BY worker ORDER BY worker");
+    while (s.step()) {
+        WorkerRecord w;
+        w.worker = s.text(0);
+        w.done = s.integer(1);
+        w.failures = s.integer(2);
+        w.last_failure = s.text(3);
+        out.push_back(w);
+    }
+    // A claim still open: the attempt that is the submission's latest, not ended, while it is building or grading.
+    Stmt c(db_, "SELECT a.worker, a.submission, s.student, s.state, a.started FROM attempts a JOIN submissions s "
+                "ON s.id = a.submission WHERE a.ended IS NULL AND a.attempt = s.attempts AND s.state IN ('building', 'grading')");
+    while (c.step())
+        for (auto& w : out)
+            if (w.worker == c.text(0)) w.current = c.integer(1), w.current_student = c.text(2), w.current_state = c.text(3),
+                                       w.current_since = c.real(4);
     return out;
 }
 

@@ -47,6 +47,29 @@ struct GradedLab {
     std::string output, results_json;
 };
 
+/// @brief A signed-in browser of the web pages (pages.hpp): whose it is, until when.
+struct Session {
+    std::string who;  ///< the identity's id (a student's, or "instructor")
+    double expires = 0;
+};
+
+/// @brief A graded submission of a student who takes part in the ranking.
+struct RankedResult {
+    std::string student, pseudonym;
+    long long submission = 0;
+    std::string results_json;
+};
+
+/// @brief What the store knows of one worker from its attempts: jobs graded, failures, the current one.
+struct WorkerRecord {
+    std::string worker;
+    long long done = 0, failures = 0;
+    std::string last_failure;                  ///< the latest interrupted attempt's outcome
+    long long current = 0;                     ///< the submission it grades now, 0 when idle
+    std::string current_student, current_state;
+    double current_since = 0;
+};
+
 class Store {
 public:
     /// @brief Opens (creating when needed) the database at @p path; throws std::runtime_error on failure.
@@ -56,8 +79,9 @@ public:
     Store& operator=(const Store&) = delete;
 
     /// @brief Stores an upload, durably, before the caller answers. The same upload from the same student
-    /// again (a retry) is not stored twice; more than @p per_hour stored in the past hour is refused. The
-    /// labs of this upload are taken from the student's submissions still queued (one queued a lab).
+    /// again (a retry) is not stored twice, unless the earlier one ended not graded; more than @p per_hour
+    /// stored in the past hour is refused. The labs of this upload are taken from the student's
+    /// submissions still queued (one queued a lab).
     SubmitOutcome submit(const std::string& student, const Upload& up, int per_hour);
 
     /// @brief Claims the oldest queued submission for @p worker, atomically; nullopt when none is queued.
@@ -65,8 +89,9 @@ public:
     /// @brief The claimed submission's checks have started (the stage a student sees).
     void set_grading(long long id, const std::string& claim);
     /// @brief Stores the result of a claim; false when the claim is no longer the submission's.
+    /// @p report_html is the grading's report.html (empty when the grading wrote none).
     bool finish(long long id, const std::string& claim, int exit_code, const std::string& output,
-                const std::string& results_json);
+                const std::string& results_json, const std::string& report_html = "");
     /// @brief A claim that ended without a result (@p reason): queued again, or not graded after
     /// @p max_attempts interrupted attempts.
     void interrupted(long long id, const std::string& claim, const std::string& reason, int max_attempts);
@@ -76,13 +101,33 @@ public:
     /// attempts. Returns how many submissions it found.
     int recover(int max_attempts);
 
-    /// @brief One submission as its student sees it; nullopt when it does not exist or, with
+    /// @brief One submission as its student sees it ("report": whether its grading's report.html is kept); nullopt when it does not exist or, with
     /// @p student, belongs to someone else.
     std::optional<nlohmann::json> submission(long long id, const std::optional<std::string>& student);
     /// @brief The submissions of @p student (all students' without), newest first, without outputs.
     nlohmann::json list(const std::optional<std::string>& student);
     /// @brief For each student and lab, the latest submission graded with that lab.
     std::vector<GradedLab> latest_graded();
+    /// @brief The report.html a submission's grading wrote; nullopt when there is none or, with @p student,
+    /// the submission is someone else's.
+    std::optional<std::string> report_html(long long id, const std::optional<std::string>& student);
+
+    /// @brief Keeps a web session under the hash of its id (the id itself is never stored).
+    void add_session(const std::string& id_hash, const std::string& who, double expires);
+    /// @brief The session whose id hashes to @p id_hash, while it has not expired.
+    std::optional<Session> session(const std::string& id_hash);
+    void end_session(const std::string& id_hash);
+
+    /// @brief The student's pseudonym in the ranking; nullopt when they have not opted in.
+    std::optional<std::string> pseudonym(const std::string& student);
+    /// @brief Opts @p student into the ranking under @p pseudonym (false: the pseudonym is taken), or out
+    /// with nullopt.
+    bool set_ranked(const std::string& student, const std::optional<std::string>& pseudonym);
+    /// @brief Every graded submission, with results, of the students in the ranking.
+    std::vector<RankedResult> ranked_results();
+
+    /// @brief Each worker that has ever claimed a submission: jobs graded, interrupted, and its current one.
+    std::vector<WorkerRecord> worker_records();
 
 private:
     sqlite3* db_ = nullptr;

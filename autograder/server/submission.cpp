@@ -78,13 +78,22 @@ std::variant<Upload, std::string> parse_upload(const std::string& body, const st
     }
     if (!j.is_object() || !j.contains("files") || !j["files"].is_array() || j["files"].empty())
         return std::string("the body must be {\"files\": [{\"name\": ..., \"content\": ...}, ...]} with at least one file");
-    Upload up;
-    std::set<std::string> names;
+    std::vector<std::pair<std::string, std::string>> files;
     for (const auto& f : j["files"]) {
         if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("content") ||
             !f["content"].is_string())
             return std::string("each file must be {\"name\": string, \"content\": string}");
-        const std::string name = f["name"].get<std::string>();
+        files.emplace_back(f["name"].get<std::string>(), f["content"].get<std::string>());
+    }
+    return check_files(files, catalog);
+}
+
+std::variant<Upload, std::string> check_files(const std::vector<std::pair<std::string, std::string>>& files,
+                                              const std::vector<LabSource>& catalog) {
+    if (files.empty()) return std::string("no file was sent: send at least one lab's .cu file");
+    Upload up;
+    std::set<std::string> names;
+    for (const auto& [name, content] : files) {
         if (const std::string why = refuse_name(name); !why.empty()) return why;
         const auto lab = std::find_if(catalog.begin(), catalog.end(), [&](const LabSource& l) { return l.file == name; });
         if (lab == catalog.end()) {
@@ -93,10 +102,9 @@ std::variant<Upload, std::string> parse_upload(const std::string& body, const st
             return "'" + name + "' is not a lab's source file (the labs' files are " + known + ")";
         }
         if (!names.insert(name).second) return "'" + name + "' is sent twice";
-        std::string content = f["content"].get<std::string>();
         if (!is_utf8(content)) return "'" + name + "' is not UTF-8 text";
         if (content.find('\0') != std::string::npos) return "'" + name + "' holds a NUL character: it is not source text";
-        up.files.push_back({&*lab, name, std::move(content)});
+        up.files.push_back({&*lab, name, content});
     }
     std::sort(up.files.begin(), up.files.end(), [](const SubmittedFile& a, const SubmittedFile& b) { return a.lab->id < b.lab->id; });
     // The hash of the whole upload: each file's name and length before its text, so no two uploads

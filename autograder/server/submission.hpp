@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct Upload {
 
 /// @brief Parses and checks an upload's body; a refusal is the message for the client.
 std::variant<Upload, std::string> parse_upload(const std::string& body, const std::vector<LabSource>& catalog);
+
+/// @brief Checks files given as (name, content), however they came (the API's JSON, the upload page's
+/// form): the same rules and messages as parse_upload.
+std::variant<Upload, std::string> check_files(const std::vector<std::pair<std::string, std::string>>& files,
+                                              const std::vector<LabSource>& catalog);
 
 /// @brief True when @p s is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
 bool is_utf8(const std::string& s);

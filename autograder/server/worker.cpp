@@ -94,12 +94,25 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
     return a;
 }
 
+std::string gpu_model(int minor) {
+    // The driver names each GPU in /proc/driver/nvidia/gpus/<PCI address>/information.
+    std::error_code ec;
+    const std::regex model(R"(Model:\s*(.*\S))"), dev(R"(Device Minor:\s*([0-9]+))");
+    for (const auto& e : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+        const std::string info = read_all(e.path() / "information");
+        std::smatch m, d;
+        if (std::regex_search(info, d, dev) && std::stoi(d[1]) == minor && std::regex_search(info, m, model)) return m[1];
+    }
+    return "GPU " + std::to_string(minor);
+}
+
 Workers::Workers(Store& store, WorkerOptions options, const std::vector<int>& gpus, int cpu_workers)
     : store_(store), o_(std::move(options)) {
     if (!gpus.empty())
-        for (int g : gpus) threads_.emplace_back([this, g] { run("gpu" + std::to_string(g), g); });
+        for (int g : gpus) info_.push_back({"gpu" + std::to_string(g), g, gpu_model(g) + " (/dev/nvidia" + std::to_string(g) + ")"});
     else
-        for (int i = 0; i < cpu_workers; ++i) threads_.emplace_back([this, i] { run("cpu" + std::to_string(i), -1); });
+        for (int i = 0; i < cpu_workers; ++i) info_.push_back({"cpu" + std::to_string(i), -1, "none: builds and audits only"});
+    for (const auto& w : info_) threads_.emplace_back([this, w] { run(w.name, w.gpu); });
 }
 
 Workers::~Workers() { stop(); }
@@ -243,7 +256,9 @@ void Workers::grade(const Job& job, const std::string& name, int gpu) {
                            o_.max_attempts);
     } else if (WIFEXITED(status) && is_result(WEXITSTATUS(status))) {
         const std::string results = read_all(dir / "out" / "results.json");
-        if (!store_.finish(job.id, job.claim, WEXITSTATUS(status), output, results))
+        // The page grade wrote beside results.json (report_html.cpp), kept as the submission's report.
+        const std::string report = read_all(dir / "out" / "report.html");
+        if (!store_.finish(job.id, job.claim, WEXITSTATUS(status), output, results, report))
             std::cerr << "course-server: submission " << job.id << " was no longer " << name << "'s to finish\n";
     } else {
         const std::string why = WIFSIGNALED(status) ? "the grading process was killed (signal " + std::to_string(WTERMSIG(status)) + ")"

@@ -43,6 +43,16 @@ std::vector<int> visible_gpus();
 /// (-1: none). Everything it may see is named here.
 std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string& job_dir, int gpu);
 
+/// @brief The GPU's model as the driver names it ("NVIDIA H100 80GB HBM3"), or "GPU N" when it cannot tell.
+std::string gpu_model(int minor);
+
+/// @brief One worker as the instructor's pages show it.
+struct WorkerInfo {
+    std::string name;  ///< "gpu0", or "cpu0" without a GPU
+    int gpu = -1;
+    std::string gpu_model;
+};
+
 class Workers {
 public:
     /// @brief Starts one worker a GPU of @p gpus, or @p cpu_workers build-only workers when @p gpus is empty.
@@ -52,6 +62,8 @@ public:
     void notify();
     /// @brief Stops every worker: a grading in progress is killed and its submission queued again.
     void stop();
+    /// @brief The workers started, in order.
+    const std::vector<WorkerInfo>& info() const { return info_; }
 
 private:
     void run(const std::string& name, int gpu);
@@ -62,6 +74,7 @@ private:
     std::atomic<bool> stopping_{false};
     std::mutex m_;
     std::condition_variable cv_;
+    std::vector<WorkerInfo> info_;
     std::vector<std::thread> threads_;
 };
 
