@@ -28,6 +28,27 @@ std::optional<Identity> caller(const httplib::Request& req, httplib::Response& r
     return who;
 }
 
+// Whom a request acts for: a forwarder's token (Gradescope's autograder) for the student of the course named
+// in X-Course-Student, any other token for itself. Answers 4xx and returns nullopt otherwise: a student's
+// token never acts for someone else.
+std::optional<Identity> acting_as(const Identity& who, const httplib::Request& req, httplib::Response& res,
+                                  const TokenTable& tokens) {
+    const char* header = "X-Course-Student";
+    const std::string named = req.get_header_value(header);
+    if (who.role == Role::Forwarder) {
+        if (!req.has_header(header)) refuse(res, 400, "a forwarder's token acts for a student: name them in X-Course-Student");
+        else if (!valid_student_id(named) || !tokens.is_student(named))
+            refuse(res, 403, "'" + named + "' is not a student of this course (the service's roster)");
+        else return Identity{named, Role::Student, ""};
+        return std::nullopt;
+    }
+    if (req.has_header(header) && !(who.role == Role::Student && named == who.id)) {
+        refuse(res, 403, "only a forwarder's token acts for another student (X-Course-Student)");
+        return std::nullopt;
+    }
+    return who;
+}
+
 std::optional<std::string> own(const Identity& who) {
     return who.role == Role::Instructor ? std::nullopt : std::optional<std::string>(who.id);
 }
@@ -53,7 +74,9 @@ void add_routes(httplib::Server& server, Store& store, const TokenTable& tokens,
     server.Get("/api/health", [](const httplib::Request&, httplib::Response& res) { reply(res, 200, {{"ok", true}}); });
 
     server.Post("/api/submissions", [&](const httplib::Request& req, httplib::Response& res) {
-        const auto who = caller(req, res, tokens);
+        const auto by = caller(req, res, tokens);
+        if (!by) return;
+        const auto who = acting_as(*by, req, res, tokens);
         if (!who) return;
         if (who->role != Role::Student) return refuse(res, 403, "only a student's token submits work");
         if (req.get_header_value("Content-Type").rfind("application/json", 0) != 0)
@@ -70,17 +93,20 @@ void add_routes(httplib::Server& server, Store& store, const TokenTable& tokens,
         auto view = store.submission(out.id, who->id);
         nlohmann::json body = {{"id", out.id}, {"duplicate", out.kind == SubmitOutcome::Kind::Duplicate}};
         if (view) body["state"] = (*view)["state"], body["position"] = view->value("position", nlohmann::json());
-        std::cerr << "course-server: " << who->id << " submission " << out.id
+        std::cerr << "course-server: " << (by->role == Role::Forwarder ? by->id + " for " : "") << who->id << " submission " << out.id
                   << (out.kind == SubmitOutcome::Kind::Duplicate ? " (the same upload again)" : " stored") << "\n";
         reply(res, out.kind == SubmitOutcome::Kind::Duplicate ? 200 : 202, body);
     });
 
     server.Get("/api/submissions", [&](const httplib::Request& req, httplib::Response& res) {
-        if (const auto who = caller(req, res, tokens)) reply(res, 200, store.list(own(*who)));
+        if (const auto by = caller(req, res, tokens))
+            if (const auto who = acting_as(*by, req, res, tokens)) reply(res, 200, store.list(own(*who)));
     });
 
     server.Get(R"(/api/submissions/(\d{1,18}))", [&](const httplib::Request& req, httplib::Response& res) {
-        const auto who = caller(req, res, tokens);
+        const auto by = caller(req, res, tokens);
+        if (!by) return;
+        const auto who = acting_as(*by, req, res, tokens);
         if (!who) return;
         const auto view = store.submission(std::stoll(req.matches[1].str()), own(*who));
         // Someone else's submission is answered as one that does not exist.

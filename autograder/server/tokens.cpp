@@ -48,6 +48,10 @@ std::string hex(const unsigned char* bytes, std::size_t n) {
 }
 }  // namespace
 
+const char* role_name(Role role) {
+    return role == Role::Instructor ? "instructor" : role == Role::Forwarder ? "forwarder" : "student";
+}
+
 bool valid_student_id(const std::string& id) {
     if (id.empty() || id.size() > 64 || id[0] == '.') return false;
     for (unsigned char c : id)
@@ -104,10 +108,13 @@ std::vector<Identity> read_tokens(const std::string& path) {
         const auto f = csv_fields(line);
         if (n == 1 && f.size() == 3 && f[0] == "id") continue;
         if (f.size() == 1 && f[0].empty()) continue;
-        const bool ok = f.size() == 3 && valid_student_id(f[0]) && (f[1] == "student" || f[1] == "instructor") &&
-                        f[2].size() == 64 && f[2].find_first_not_of("0123456789abcdef") == std::string::npos;
-        if (!ok) throw std::runtime_error(path + ":" + std::to_string(n) + ": expected id,role,sha256 (role student or instructor)");
-        ids.push_back({f[0], f[1] == "instructor" ? Role::Instructor : Role::Student, f[2]});
+        const bool ok = f.size() == 3 && valid_student_id(f[0]) &&
+                        (f[1] == "student" || f[1] == "instructor" || f[1] == "forwarder") && f[2].size() == 64 &&
+                        f[2].find_first_not_of("0123456789abcdef") == std::string::npos;
+        if (!ok)
+            throw std::runtime_error(path + ":" + std::to_string(n) +
+                                     ": expected id,role,sha256 (role student, instructor or forwarder)");
+        ids.push_back({f[0], f[1] == "instructor" ? Role::Instructor : f[1] == "forwarder" ? Role::Forwarder : Role::Student, f[2]});
     }
     return ids;
 }
@@ -118,7 +125,7 @@ void write_tokens(const std::string& path, const std::vector<Identity>& ids) {
     ::umask(old);
     if (!out) throw std::runtime_error("cannot write " + path);
     out << "id,role,sha256\n";
-    for (const auto& i : ids) out << i.id << "," << (i.role == Role::Instructor ? "instructor" : "student") << "," << i.hash << "\n";
+    for (const auto& i : ids) out << i.id << "," << role_name(i.role) << "," << i.hash << "\n";
     if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
@@ -129,6 +136,10 @@ std::optional<Identity> TokenTable::who(const std::string& token) const {
     for (const auto& i : ids_)
         if (i.hash.size() == h.size() && CRYPTO_memcmp(i.hash.data(), h.data(), h.size()) == 0) found = i;
     return found;
+}
+
+bool TokenTable::is_student(const std::string& id) const {
+    return std::any_of(ids_.begin(), ids_.end(), [&](const Identity& i) { return i.role == Role::Student && i.id == id; });
 }
 
 }  // namespace service

@@ -13,11 +13,16 @@
 
 namespace service {
 
-enum class Role { Student, Instructor };
+/// A forwarder (Gradescope's autograder, say) submits and reads on behalf of the student it names; it
+/// cannot read the gradebook or list everyone's submissions, and it is not a student itself.
+enum class Role { Student, Instructor, Forwarder };
+
+/// @brief The role's name in tokens.csv ("student", "instructor", "forwarder").
+const char* role_name(Role role);
 
 /// @brief One identity of tokens.csv.
 struct Identity {
-    std::string id;  ///< the student's id (the roster's), or "instructor"
+    std::string id;  ///< the student's id (the roster's), "instructor", or a forwarder's name
     Role role = Role::Student;
     std::string hash;  ///< lower-case hex SHA-256 of the token
 };
@@ -48,6 +53,8 @@ public:
     explicit TokenTable(std::vector<Identity> ids) : ids_(std::move(ids)) {}
     /// @brief The identity whose token is @p token; every stored hash is compared, in constant time.
     std::optional<Identity> who(const std::string& token) const;
+    /// @brief True when @p id is a student's (a forwarder may act only for one).
+    bool is_student(const std::string& id) const;
     const std::vector<Identity>& identities() const { return ids_; }
 
 private:

@@ -3,7 +3,8 @@
 
 Checks that the workflow has one command-grader step per lab of the rubric, each running
 `build/grade --lab NN --labs-dir labs` with a max-score equal to the lab's points in
-autograder/labs/NN-name/rubric.json (the checks' points plus the "sanitizer" item's), after a step
+autograder/labs/NN-name/rubric.json (the checks' points plus the runner's items': the memory and race check,
+shared-memory use and, in Lab 04, bank conflicts), after a step
 that configures and builds the grader, on a self-hosted GPU runner, and that the reporter step
 collects every grader step. Then checks that the check itself can fail: a copy of the workflow with
 one max-score changed must be rejected.
@@ -14,10 +15,13 @@ Python 3 standard library only (the workflow is read with a small parser for the
 Exit status: 0 as expected, 1 a mismatch (each is printed), 2 usage or unreadable input.
 """
 import argparse
-import json
 import pathlib
 import re
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "classroom"))
+import classroom_results  # noqa: E402  (the lab's points, counted once)
 
 GRADER = "classroom-resources/autograding-command-grader@v1"
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"
@@ -25,15 +29,8 @@ COMMAND = re.compile(r"^build/grade --lab (\d\d) --labs-dir labs$")
 
 
 def rubric_points(rubric_dir):
-    """{lab id: (points, title)} from every NN-name/rubric.json."""
-    labs = {}
-    for path in sorted(pathlib.Path(rubric_dir).glob("[0-9][0-9]-*/rubric.json")):
-        r = json.loads(path.read_text())
-        points = sum(c["points"] for c in r["checks"])
-        if r.get("sanitizer"):
-            points += r["sanitizer"].get("points", 0)
-        labs[r["id"]] = (points, r.get("title", ""))
-    return labs
+    """{lab id: (points, title)} from every NN-name/rubric.json, as the service workflow counts them."""
+    return classroom_results.rubric_labs(rubric_dir)
 
 
 def unquote(v):
