@@ -37,8 +37,7 @@ set(release_entries
   autograder/runner
   autograder/support
   autograder/schemas
-  autograder/remote            # grade --remote, the grading service's client (the service stays out)
-  autograder/classroom/classroom_results.py  # Classroom's points from the service's results (classroom-service.yml)
+  autograder/remote            # grade --remote, the grading service's client, and Classroom's points from its results
   autograder/tests/CMakeLists.txt
   autograder/tests/*.cpp       # the grader's unit tests; the instructor's test scripts stay out
   autograder/tests/shared_speed_test.py  # the checker of a unit test (shared_speed_checks.cpp)

@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "classroom"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "remote"))
 import classroom_results  # noqa: E402  (the lab's points, counted once)
 
 GRADER = "classroom-resources/autograding-command-grader@v1"

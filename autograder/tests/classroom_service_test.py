@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The GitHub Classroom workflow through the grading service (autograder/classroom/classroom-service.yml),
-and the points it gives (autograder/classroom/classroom_results.py), checked without GitHub:
+and the points it gives (autograder/remote/classroom_results.py), checked without GitHub:
 
 - the workflow parses (with Debian's python3-yaml where it is installed, and with classroom_points.py's
   own reader in any case), runs on ubuntu-latest, builds nothing, passes the token only as a file from the
@@ -65,7 +65,7 @@ def check_workflow(text, labs, repo):
         bad.append("the token must reach the client as a file (--token-file), never on its command line")
     if not re.search(r"autograder/remote/grade_remote\.py .*--results", run.replace("\\\n", " ")):
         bad.append("the grade step does not run autograder/remote/grade_remote.py --results")
-    if not re.search(r"autograder/classroom/classroom_results\.py .*>> \"\$GITHUB_OUTPUT\"", run.replace("\\\n", " ")):
+    if not re.search(r"autograder/remote/classroom_results\.py .*>> \"\$GITHUB_OUTPUT\"", run.replace("\\\n", " ")):
         bad.append("the grade step does not write classroom_results.py's lines to $GITHUB_OUTPUT")
     if re.search(r"\bcmake\b|build/grade", run):
         bad.append("the grade step builds or runs the grader: the service grades")
@@ -93,7 +93,7 @@ def check_workflow(text, labs, repo):
 
 def points(repo, results_path):
     """{lab: the reporter's result} that classroom_results.py prints for results_path."""
-    out = subprocess.run([sys.executable, str(repo / "autograder/classroom/classroom_results.py"), "--results",
+    out = subprocess.run([sys.executable, str(repo / "autograder/remote/classroom_results.py"), "--results",
                           str(results_path), "--rubric", str(repo / "autograder/labs")],
                          capture_output=True, text=True, timeout=60)
     if out.returncode != 0:

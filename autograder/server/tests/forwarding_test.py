@@ -283,7 +283,7 @@ def classroom(tmp, srv, ada_text):
 
 
 def classroom_points(results_path):
-    out = subprocess.run([sys.executable, os.path.join(ARGS.repo, "autograder/classroom/classroom_results.py"), "--results",
+    out = subprocess.run([sys.executable, os.path.join(ARGS.repo, "autograder/remote/classroom_results.py"), "--results",
                           results_path, "--rubric", os.path.join(ARGS.repo, "autograder/labs")],
                          capture_output=True, text=True, timeout=60)
     check(out.returncode == 0, "classroom_results.py: " + out.stderr)
