@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -94,6 +95,41 @@ std::optional<std::string> program_path(const std::string& name) {
     for (std::string dir; std::getline(path, dir, ':');)
         if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
     return std::nullopt;
+}
+
+// course-server sandbox-run: one grading's sandbox around the grader on @p labs, or around @p command,
+// its output on stdout; the exit status is the command's (128 + N: killed by signal N).
+int sandbox_run(WorkerOptions& o, const std::string& labs, const std::vector<std::string>& command) {
+    fs::create_directories(o.scratch);
+    if (const std::string why = prepare_build_view(o); !why.empty()) {
+        std::cerr << "course-server: " << why << "\n";
+        return 1;
+    }
+    std::cerr << "course-server: limits of a grading: " << limits_at_start(o) << "\n";
+    const std::string job = (fs::path(o.scratch) / "sandbox-run").string();
+    prepare_job(o, job);
+    std::vector<std::string> ids;
+    std::error_code ec;
+    for (const auto& lab : fs::directory_iterator(labs.empty() ? fs::path(job) / "labs" : fs::path(labs), ec)) {
+        const std::string dir = lab.path().filename().string();
+        if (!lab.is_directory() || dir.size() < 3 || dir[2] != '-') continue;
+        ids.push_back(dir.substr(0, 2));
+        fs::create_directories(fs::path(job) / "labs" / dir);
+        for (const auto& f : fs::directory_iterator(lab.path()))
+            if (f.path().extension() == ".cu") fs::copy_file(f.path(), fs::path(job) / "labs" / dir / f.path().filename());
+    }
+    std::sort(ids.begin(), ids.end());
+    const RunEnd end = run_sandboxed(
+        o, job, -1, "sandbox-run", command.empty() ? grader_command(o, job, ids) : command, grading_env(o, job, -1),
+        [](const char* data, std::size_t n) { std::cout.write(data, static_cast<std::streamsize>(n)) << std::flush; },
+        [] { return false; });
+    for (const auto& root : o.cgroup_roots) {
+        fs::remove(fs::path(root) / "sandbox-run", ec);
+        fs::remove(root, ec);
+    }
+    if (!end.started || end.timed_out) return 124;
+    if (command.empty()) std::cout << "results.json: " << read_report(job, "results.json").size() << " bytes\n";
+    return WIFSIGNALED(end.status) ? 128 + WTERMSIG(end.status) : WEXITSTATUS(end.status);
 }
 
 bool is_loopback(const std::string& host) {
@@ -173,12 +209,23 @@ int main(int argc, char** argv) {
     app.add_option("--sandbox", sandbox, "run gradings under bubblewrap: auto (when bwrap is found), bwrap, none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
     app.add_option("--bwrap", wo.bwrap, "the bubblewrap program");
-    app.add_option("--memory-mb", wo.memory_mb, "address-space limit of a grading without a GPU (0: none)");
-    app.add_option("--max-procs", wo.max_procs, "process limit of a grading (not applied when running as root)");
+    app.add_option("--memory-mb", wo.memory_mb,
+                   "a grading's memory: its cgroup's limit (with a GPU too); without a cgroup, an address-space limit "
+                   "without a GPU only (0: none)");
+    app.add_option("--max-procs", wo.max_procs,
+                   "a grading's processes (and threads): its cgroup's pids.max; without a cgroup, RLIMIT_NPROC (which "
+                   "does not hold root)")->check(CLI::Range(16, 1 << 20));
     app.add_option("--grade-arg", wo.grade_args, "one more option for every grading (repeat it), e.g. --profile=require");
     app.add_option("--session-hours", po.session_hours, "how long a sign-in on the web pages lasts")
         ->check(CLI::Range(0.01, 24.0 * 30));
     app.add_flag("--no-prepare", no_prepare, "do not build the gradings' shared programs at start");
+    // For the sandbox's own test (tests/sandbox_test.py): one grading's sandbox, limits and folder exactly
+    // as a worker makes them, around the grader on the submission in --labs (or around COMMAND).
+    auto* sandbox_cmd = app.add_subcommand("sandbox-run", "")->group("");
+    std::string probe_labs;
+    std::vector<std::string> probe_command;
+    sandbox_cmd->add_option("--labs", probe_labs, "a submission folder (NN-name/*.cu) copied into the grading's labs/");
+    sandbox_cmd->add_option("command", probe_command, "what to run instead of the grader");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -200,6 +247,23 @@ int main(int argc, char** argv) {
         std::cerr << "course-server: " << m << "\n";
         return 2;
     };
+    if (*sandbox_cmd) {
+        if (scratch.empty()) return usage("sandbox-run needs --scratch");
+        const auto found = program_path(wo.bwrap);
+        if (!found) return usage("sandbox-run: " + wo.bwrap + " was not found");
+        wo.bwrap = *found;
+        wo.scratch = fs::absolute(scratch).string();
+        wo.build_dir = fs::absolute(wo.build_dir).string();
+        wo.course_dir = fs::absolute(wo.course_dir).string();
+        wo.grade = fs::absolute(wo.grade).string();
+        wo.no_gpu = allow_no_gpu;
+        // As at the server's start: what gradings share is built outside the sandbox, which cannot.
+        if (!no_prepare && !prepare_build(wo.build_dir, lab_catalog(rubric_dir, course_labs))) {
+            std::cerr << "course-server: the grader's shared programs do not build\n";
+            return 1;
+        }
+        return sandbox_run(wo, probe_labs, probe_command);
+    }
     if (db.empty() || tokens_path.empty()) return usage("--db and --tokens are needed (course-server --help)");
     const auto colon = listen.rfind(':');
     const std::string host = colon == std::string::npos ? "" : listen.substr(0, colon);
@@ -215,6 +279,7 @@ int main(int argc, char** argv) {
     wo.scratch = fs::absolute(scratch).string();
     wo.build_dir = fs::absolute(wo.build_dir).string();
     wo.course_dir = fs::absolute(wo.course_dir).string();
+    wo.grade = fs::absolute(wo.grade).string();  // gradings start in their own folder
     wo.no_gpu = allow_no_gpu;
 
     if (sandbox != "none") {
@@ -276,6 +341,20 @@ int main(int argc, char** argv) {
                   << "/grading/service-prepare.log\n";
         return 1;
     }
+
+    if (wo.sandbox) {
+        // Gradings cannot build what they share (the build folder is read-only to them): the worker does,
+        // when the course changed since it was last built (with --no-prepare: by the server last started).
+        wo.rebuild_shared = [build = wo.build_dir, catalog] { return prepare_build(build, catalog); };
+        std::error_code ec;
+        if (no_prepare) wo.shared_built_at = fs::last_write_time(fs::path(wo.build_dir) / "grading" / "service-prepare.log", ec);
+        if (ec) wo.shared_built_at = {};
+        if (const std::string why = prepare_build_view(wo); !why.empty()) {
+            std::cerr << "course-server: " << why << "\n";
+            return 1;
+        }
+    }
+    std::cerr << "course-server: limits of a grading: " << limits_at_start(wo) << "\n";
 
     httplib::Server server;
     server.new_task_queue = [] { return new httplib::ThreadPool(16); };

@@ -4,15 +4,19 @@
 ///
 /// One worker a visible GPU (its grader sees only that GPU), or, without a GPU, as many as asked that
 /// build and audit only (`grade --allow-no-gpu`). With bubblewrap, each grading runs with no network, a
-/// read-only view of the course and of the system, a private scratch folder, the build folder the grader
-/// builds in, and no view of the database, the tokens or other submissions; under time, file-size,
-/// memory (without a GPU) and process limits.
+/// read-only view of the course, of the system and of the build folder, private copies of the few parts
+/// of the build folder a grading writes, a private scratch folder, and no view of the database, the
+/// tokens or other submissions; under time, file-size, memory and process limits (a cgroup of its own
+/// where the server can make one, rlimits otherwise).
 #pragma once
 
 #include "store.hpp"
 
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -31,17 +35,70 @@ struct WorkerOptions {
     std::string bwrap = "bwrap";
     double timeout_s = 1800;  ///< a grading's wall-clock limit
     int max_attempts = 2;     ///< interrupted attempts before a submission is not graded
-    long memory_mb = 16384;   ///< address-space limit of a grading without a GPU (CUDA reserves more)
-    long max_procs = 512;     ///< processes of the grading's user (not applied to root)
+    long memory_mb = 16384;   ///< a grading's memory: its cgroup's limit, else an address-space limit without a GPU
+    long max_procs = 512;     ///< a grading's processes: its cgroup's limit, else RLIMIT_NPROC (not for root)
     long max_file_mb = 1024;  ///< the largest file a grading may write
+    /// Set by limits_at_start: the folders gradings' cgroups are made in (v2: one; v1: the pids and the
+    /// memory hierarchy's); none: rlimits only.
+    std::vector<std::string> cgroup_roots;
+    // Set by prepare_build_view, relative to build_dir: what a grading writes (its own fresh copies), the
+    // programs gradings share (read-only), and what no grading may see (other slots' objects).
+    std::vector<std::string> build_private, build_shared, build_hidden;
+    /// Builds again what gradings share, which they cannot (the build folder is read-only to them): called
+    /// before a grading when the course's sources changed since (main.cpp's prepare_build).
+    std::function<bool()> rebuild_shared;
+    /// When they were last built: sources changed after it are built again before the next grading.
+    std::filesystem::file_time_type shared_built_at = std::filesystem::file_time_type::clock::now();
 };
 
 /// @brief The GPU device numbers of /dev/nvidiaN, in order.
 std::vector<int> visible_gpus();
 
-/// @brief The bubblewrap arguments that sandbox one grading whose folder is @p job_dir, on GPU @p gpu
-/// (-1: none). Everything it may see is named here.
+/// @brief Chooses how a grading's process and memory limits are enforced, sets o.cgroup_roots, and says which
+/// in one line for the server's log: a cgroup a grading (v2, or v1's pids and memory controllers) where
+/// this process can make them, else rlimits, with what they miss.
+std::string limits_at_start(WorkerOptions& o);
+
+/// @brief What of the build folder a grading writes, found at start (the CMake targets of grading slot 1,
+/// the one a sandboxed grading takes), kept as a pristine template under the scratch folder: each grading
+/// gets a fresh copy of it, bound over the read-only build folder. Returns an empty string, or why not.
+std::string prepare_build_view(WorkerOptions& o);
+
+/// @brief The bubblewrap arguments that sandbox one grading whose folder is @p job_dir (prepared by
+/// prepare_job), on GPU @p gpu (-1: none). Everything it may see is named here.
 std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string& job_dir, int gpu);
+
+/// @brief Empties @p job_dir and makes what a grading needs there: labs/, home/, out/ with its empty
+/// report files; and, sandboxed, the copy of the build folder's writable parts beside it (build_copy):
+/// a fresh one, or with @p keep_build the worker's copy from its last grading, with only grading/ fresh.
+void prepare_job(const WorkerOptions& o, const std::string& job_dir, bool keep_build = false);
+
+/// @brief Where the grading of @p job_dir keeps its copy of the build folder's writable parts.
+std::string build_copy(const std::string& job_dir);
+
+/// @brief How a sandboxed command ended.
+struct RunEnd {
+    int status = 0;         ///< waitpid's status
+    bool started = true;    ///< false: no pipe or no fork
+    bool timed_out = false;
+    bool stopped = false;   ///< @p stop said so
+};
+
+/// @brief Runs @p command (the grader, or for a test any program) as a grading runs: in the sandbox of
+/// @p job_dir (when o.sandbox), in the grading's cgroup @p cgroup_name (when o.cgroups), under the
+/// rlimits, with @p env. @p output gets what it prints, as it comes; @p stop is asked twice a second.
+RunEnd run_sandboxed(const WorkerOptions& o, const std::string& job_dir, int gpu, const std::string& cgroup_name,
+                     const std::vector<std::string>& command, const std::vector<std::string>& env,
+                     const std::function<void(const char*, std::size_t)>& output, const std::function<bool()>& stop);
+
+/// @brief The grader's command line and environment for one grading of @p job_dir (files already in
+/// its labs/), as the worker runs it.
+std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs);
+std::vector<std::string> grading_env(const WorkerOptions& o, const std::string& job_dir, int gpu);
+
+/// @brief A report file the grader wrote in @p job_dir's out/ (results.json, report.html), read without
+/// following a link; empty when it is not a regular file.
+std::string read_report(const std::string& job_dir, const std::string& name);
 
 /// @brief The GPU's model as the driver names it ("NVIDIA H100 80GB HBM3"), or "GPU N" when it cannot tell.
 std::string gpu_model(int minor);
@@ -68,6 +125,7 @@ public:
 private:
     void run(const std::string& name, int gpu);
     void grade(const Job& job, const std::string& name, int gpu);
+    WorkerOptions fresh_options();
 
     Store& store_;
     WorkerOptions o_;
@@ -76,6 +134,9 @@ private:
     std::condition_variable cv_;
     std::vector<WorkerInfo> info_;
     std::vector<std::thread> threads_;
+    std::mutex view_m_;  // o_'s view of the build folder, and its template, are remade under it
+    std::filesystem::file_time_type view_made_;
+    std::map<std::string, std::filesystem::file_time_type> copy_made_;  // a worker's copy: from the view of then
 };
 
 }  // namespace service
