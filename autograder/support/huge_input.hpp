@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -55,6 +56,23 @@ inline void fail_missing_memory(const std::string& what) {
              ", which fitted when grading started: GPU memory your code allocated and did not free is missing (" +
              std::to_string(free_bytes >> 20) + " MiB free now)",
          "free every buffer your code allocates before it returns");
+}
+
+/// @brief run_student() for a call at a size past 2^31 elements: a crash there most likely comes from an index
+/// that wrapped, so the failure carries kHugeIndexHint (run_student() then records the crash again, as a
+/// note, and ends the process, the context being lost).
+inline bool run_student_past_2_31(const std::function<void()>& call, const std::string& what) {
+    return run_student(
+        [&] {
+            try {
+                call();
+                CUDA_CHECK(cudaDeviceSynchronize());
+            } catch (const course::CudaError& e) {
+                if (e.is_sticky()) fail(Failure::IllegalMemoryAccess, what + ": " + e.what(), kHugeIndexHint);
+                throw;
+            }
+        },
+        what);
 }
 
 /// @brief @p n floats on the GPU (kHugeN: 8 GiB; kHugerN: 16 GiB), every byte @p fill_byte, then each

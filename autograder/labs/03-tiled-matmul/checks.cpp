@@ -310,24 +310,6 @@ std::string show(float v) {
     return s.str();
 }
 
-// Runs the lab's code at a size past 2^31 elements. A crash there most likely comes from an index that
-// wrapped, so the failure carries kHugeIndexHint; run_student() then records the crash again (as a note)
-// and ends the process, the context being lost.
-bool run_student_past_2_31(const std::function<void()>& call, const std::string& what) {
-    return grading::run_student(
-        [&] {
-            try {
-                call();
-                CUDA_CHECK(cudaDeviceSynchronize());
-            } catch (const course::CudaError& e) {
-                if (e.is_sticky())
-                    grading::fail(Failure::IllegalMemoryAccess, what + ": " + e.what(), grading::kHugeIndexHint);
-                throw;
-            }
-        },
-        what);
-}
-
 // The exact check at kHugeShapes, each where the GPU had its matrices free when grading started (decided
 // before any of the lab's code ran; "not run on this GPU" otherwise). Integers in [-8, 8] as at the small
 // sizes, so cublasSgemm's FP32 product is exact too. It is computed after the call (A and B must come back
@@ -352,7 +334,7 @@ void check_huge_shapes() {
             C.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
             const std::uint64_t print_a = grading::fingerprint_on_device(A.data(), A.bytes());
             const std::uint64_t print_b = grading::fingerprint_on_device(B.data(), B.bytes());
-            if (!run_student_past_2_31([&] { lab03::tiled_matmul(A.data(), B.data(), C.data(), s.M, s.N, s.K); }, what))
+            if (!grading::run_student_past_2_31([&] { lab03::tiled_matmul(A.data(), B.data(), C.data(), s.M, s.N, s.K); }, what))
                 return;
             if (grading::fingerprint_on_device(A.data(), A.bytes()) != print_a ||
                 grading::fingerprint_on_device(B.data(), B.bytes()) != print_b) {

@@ -261,24 +261,6 @@ std::vector<Shape> huge_shapes() {
     return shapes;
 }
 
-// Runs the lab's code at a size past 2^31 elements. A crash there most likely comes from an index that
-// wrapped, so the failure carries kHugeIndexHint; run_student() then records the crash again (as a note)
-// and ends the process, the context being lost.
-bool run_student_past_2_31(const std::function<void()>& call, const std::string& what) {
-    return grading::run_student(
-        [&] {
-            try {
-                call();
-                CUDA_CHECK(cudaDeviceSynchronize());
-            } catch (const course::CudaError& e) {
-                if (e.is_sticky())
-                    grading::fail(Failure::IllegalMemoryAccess, what + ": " + e.what(), grading::kHugeIndexHint);
-                throw;
-            }
-        },
-        what);
-}
-
 // The exact check at huge_shapes(), against the naive transpose, where the GPU had an input, an output and
 // a reference of the largest of them free when grading started (decided before any of the lab's code ran;
 // "not run on this GPU" otherwise). The three buffers serve every shape; compared on the GPU, so nothing but
@@ -300,7 +282,7 @@ void check_huge_shapes() {
             out.fill_bytes(course::kPoisonByte);  // an element never written reads back as NaN
             course::fill_uniform_device(in.data(), s.elements(), grading::seed_for("lab04-huge", s.elements()), -1.0f, 1.0f);
             lab04::baseline::naive_transpose(in.data(), expected.data(), s.rows, s.cols);
-            if (!run_student_past_2_31([&] { lab04::transpose(in.data(), out.data(), s.rows, s.cols); }, what)) return;
+            if (!grading::run_student_past_2_31([&] { lab04::transpose(in.data(), out.data(), s.rows, s.cols); }, what)) return;
             const auto c = grading::compare_on_device(out.data(), expected.data(), s.elements(), 0.0f);
             const std::string residues =
                 " (rows % 4 = " + std::to_string(s.rows % 4) + ", cols % 4 = " + std::to_string(s.cols % 4) + ")";
