@@ -21,6 +21,7 @@
 
 #include "grading.hpp"
 #include "isolation.hpp"
+#include "timed_counters.hpp"
 #include "profile_probe.hpp"
 #include "workload_arg.hpp"
 
@@ -437,6 +438,16 @@ int main(int argc, char** argv) {
         std::size_t free_bytes = 0, total = 0;
         CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
         g.free_at_start = free_bytes;
+    }
+    // The performance monitors sampled around the student's timed batches (timed_counters.hpp): taken here,
+    // before any student code runs, for the whole graded run. COURSE_TIMED_COUNTERS=off leaves them alone
+    // (to compare the timings with and without them on one GPU); the report then says so.
+    if (workload.empty() && isolation::registered_lab()) {
+        const char* off = std::getenv("COURSE_TIMED_COUNTERS");
+        if (off && std::string(off) == "off") timed_counters::turn_off("turned off (COURSE_TIMED_COUNTERS=off)");
+        else if (!timed_counters::open())
+            std::cout << "the GPU's performance monitors cannot be sampled: " << timed_counters::unavailable_reason()
+                      << "; the technique of the timed calls is not judged" << std::endl;
     }
     if (!isolate()) return 1;
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();

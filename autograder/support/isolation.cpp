@@ -28,6 +28,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <random>
+#include <numeric>
 #include <stdexcept>
 
 namespace grading::isolation {
@@ -546,7 +548,8 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
                                              int repetitions,
                                              const std::function<void(std::size_t, int)>& before_each,
                                              const std::function<void(std::size_t, int)>& after_each,
-                                             std::optional<std::size_t>* late_output, double* boundary_ms) {
+                                             std::optional<std::size_t>* late_output, double* boundary_ms,
+                                             std::vector<timed_counters::Totals>* counted) {
     using clock = std::chrono::steady_clock;
     const ResumeHosts resume_at_end;
     slots = std::max(slots, 1);
@@ -555,6 +558,23 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     // The calls of a batch of contender c, and the input slot of its call i.
     const auto calls_of = [&](std::size_t c) { return contenders[c].calls > 0 ? contenders[c].calls : slots; };
     const auto slot_of = [&](std::size_t c, int i) { return contenders[c].calls > 0 ? 0 : i; };
+    // The monitors sample kSampledRepetitions timed batches of each of the student's contenders, picked at
+    // random (not from anything the student's process can see): every batch is timed alike, and nothing
+    // in the student's process tells a sampled batch from another, so a submission that works otherwise in
+    // some batches is caught in proportion, and one that does in all of them always.
+    std::vector<std::set<int>> sampled_repetitions(contenders.size());
+    if (counted) {
+        counted->assign(contenders.size(), timed_counters::Totals{});
+        std::random_device entropy;
+        for (auto& picked : sampled_repetitions) {
+            std::vector<int> order(static_cast<std::size_t>(std::max(repetitions, 0)));
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), std::mt19937_64((std::uint64_t(entropy()) << 32) ^ entropy()));
+            order.resize(std::min<std::size_t>(order.size(), kSampledRepetitions));
+            picked.insert(order.begin(), order.end());
+        }
+    }
+    int repetition = -1;  // the repetition being run (-1: a warm-up)
     auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms) {
         const Contender& k = contenders[c];
         const int calls = calls_of(c);
@@ -585,6 +605,12 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             for (int s = 0; s < calls; ++s)
                 if (seen.insert(k.output(slot_of(c, s))).second) sampled.push_back(s);
         }
+        // The monitors sample the student's timed batches (not the warm-up's), from here to after the clock
+        // stopped: starting and stopping them is outside the timed interval.
+        std::optional<timed_counters::Window> window;
+        if (counted && ms && k.host == Host::Student && timed_counters::available() &&
+            sampled_repetitions[c].count(repetition))
+            window.emplace();
         const auto t0 = clock::now();
         std::vector<double> gpu;
         {
@@ -594,6 +620,11 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         }
         for (int s : sampled) first[s] = sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]);
         const auto t1 = clock::now();
+        if (window) {
+            timed_counters::Totals t = window->stop();
+            t.calls = calls;
+            (*counted)[c] += t;
+        }
         if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         if (gpu_ms) *gpu_ms = std::move(gpu);
         for (int s = 0; s < calls; ++s)
@@ -609,6 +640,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     std::vector<std::vector<double>> samples(contenders.size());
     std::vector<double> overhead;  // host-clock ms beyond the GPU's own, a batch, in the calibrating batches
     for (int r = 0; r < repetitions; ++r) {
+        repetition = r;
         for (std::size_t c = 0; c < contenders.size(); ++c) {
             double ms = 0.0;
             std::vector<double> gpu;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "kernel_trace.hpp"
+#include "timed_counters.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -191,6 +192,9 @@ public:
     explicit GpuLeftBusy(const std::string& what);
 };
 
+/// @brief How many of a contender's timed batches time_across() samples with the GPU's performance monitors.
+inline constexpr int kSampledRepetitions = 3;
+
 /// @brief One contender of a speed check timed across the boundary.
 struct Contender {
     std::function<void(int slot)> run;  ///< one call (a forwarded one) on input slot @p slot
@@ -223,11 +227,16 @@ struct Contender {
 /// @p before_each and @p after_each are called for every call of the batch (contender, slot), before the
 /// batch is sent and after it finished. When an output changes after its sample was taken, its process
 /// returned before its work was done: @p late_output receives the contender's index (first such run only).
+/// With @p counted (one Totals a contender), kSampledRepetitions timed batches of each contender in the
+/// student's host, picked at random, are also sampled by the GPU's performance monitors (timed_counters.hpp), from after the GPU went quiet to after
+/// the clock stopped, and summed into its Totals (calls included); throws timed_counters::CountersTaken
+/// when the monitors, readable at the start, cannot be sampled.
 std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int slots, int warmup,
                                              int repetitions,
                                              const std::function<void(std::size_t, int)>& before_each,
                                              const std::function<void(std::size_t, int)>& after_each,
-                                             std::optional<std::size_t>* late_output, double* boundary_ms = nullptr);
+                                             std::optional<std::size_t>* late_output, double* boundary_ms = nullptr,
+                                             std::vector<timed_counters::Totals>* counted = nullptr);
 
 }  // namespace grading::isolation
 

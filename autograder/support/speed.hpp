@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,9 +46,54 @@ struct Timings {
     /// changed after the clock stopped, in the first run where one did (its process answered early).
     std::optional<std::size_t> late_output;
     /// @brief Across the process boundary: why the GPU never became free of other processes' work before a
-    /// batch ("" when it did each time; isolation::GpuLeftBusy).
+    /// batch, or why its performance monitors could not be sampled ("" when all went well;
+    /// isolation::GpuLeftBusy, timed_counters::CountersTaken).
     std::string gpu_left_busy;
+    /// @brief Across the process boundary: what the GPU's performance monitors counted while the student's
+    /// timed batches ran (timed_counters.hpp; windows = 0 when they were not sampled).
+    timed_counters::Totals counters;
 };
+
+/// @brief A lab's judgment of what the GPU's performance monitors counted while its speed checks' timed
+/// calls ran (timed_counters.hpp): the technique, seen on the calls that are timed and on nothing else.
+struct TimedTechnique {
+    /// @brief "" when the counts show the technique, else what they show instead.
+    std::function<std::string(const timed_counters::Totals&)> judge;
+    std::string hint;  ///< what to do when they do not
+};
+
+/// @brief The lab's TimedTechnique, set before its speed bench measures (none: nothing is judged).
+inline TimedTechnique& timed_technique() {
+    static TimedTechnique rule;
+    return rule;
+}
+
+/// @brief Judges @p t, the counts of all the timed batches of a speed bench, by timed_technique(); a
+/// technique not seen fails the current check as technique_not_used. Where the monitors cannot be read,
+/// says so in a note and judges nothing.
+inline void judge_timed_technique(const timed_counters::Totals& t) {
+    const TimedTechnique& rule = timed_technique();
+    if (!rule.judge) return;
+    if (!timed_counters::available()) {
+        note("the technique of the timed calls is not judged here: " +
+             (timed_counters::unavailable_reason().empty() ? std::string("no performance monitors")
+                                                           : timed_counters::unavailable_reason()));
+        return;
+    }
+    if (t.windows <= 0) return;
+    if (!(t.sm_active_cycles > 0)) {
+        note("the GPU's performance monitors counted no work while your timed calls ran (another profiler may have "
+             "held them): the technique of the timed calls is not judged");
+        return;
+    }
+    note("your timed calls, counted by the GPU's performance monitors while they ran: " + t.describe());
+    if (current_check_failed()) return;
+    const std::string wrong = rule.judge(t);
+    if (!wrong.empty())
+        fail(Failure::TechniqueNotUsed,
+             "the GPU's performance monitors, sampled while your timed calls at the benchmark size ran: " + wrong,
+             rule.hint);
+}
 
 /// @brief The three contenders of a speed check: yours, the naive baseline and the library peer, in
 /// that order (isolation::Contender: where each runs and the output sampled at the end of its run).
@@ -222,6 +268,7 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
         // baseline's and the peer's contents are drawn from calls numbered apart from the student's.
         static int other = 1 << 30;
         std::vector<std::vector<double>> s;
+        std::vector<timed_counters::Totals> counted;
         try {
             s = isolation::time_across(
                 contenders, calls.slots, warmup, repetitions,
@@ -232,12 +279,17 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
                 [&](std::size_t c, int slot) {
                     if (c == 0) verify(slot);
                 },
-                &t.late_output, &boundary);
+                &t.late_output, &boundary, timed_technique().judge ? &counted : nullptr);
         } catch (const isolation::GpuLeftBusy& e) {
             t.gpu_left_busy = e.what();
             t.student_ms = t.baseline_ms = t.peer_ms = t.student_host_ms = 1.0;  // judged on the message alone
             return t;
+        } catch (const timed_counters::CountersTaken& e) {
+            t.gpu_left_busy = std::string(e.what()) + ", though they could at the start: something else took them";
+            t.student_ms = t.baseline_ms = t.peer_ms = t.student_host_ms = 1.0;
+            return t;
         }
+        if (!counted.empty()) t.counters = counted[0];
         note("timed across the process boundary in batches of " + std::to_string(calls.slots) +
              " calls; what the boundary adds to a call, " + fixed(boundary * 1000.0, 1) +
              " us (learnt from the peers' calls), is taken off every contender's time");
@@ -313,6 +365,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
     std::vector<Timings> best(criteria.size(), first);
     std::string problem = first.problem;
     std::optional<std::size_t> late = first.late_output;
+    timed_counters::Totals counted = first.counters;
     int verified = first.verified_calls, rounds = 1;
     auto near_miss = [&] {
         for (std::size_t i = 0; i < criteria.size(); ++i) {
@@ -326,6 +379,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
         if (left_busy(again)) return std::vector<Timings>(criteria.size(), again);
         ++rounds;
         verified += again.verified_calls;
+        counted += again.counters;
         if (!again.problem.empty()) problem = again.problem;
         if (again.late_output && !late) late = again.late_output;
         else
@@ -369,6 +423,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
             break;
         }
     }
+    judge_timed_technique(counted);
     return best;
 }
 
@@ -438,9 +493,31 @@ inline double fraction_of_peer(const Timings& t) { return t.peer_ms / t.student_
 
 /// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: constructs it (the constructor runs the
 /// correctness gate and sets `correct`) and, when the gate passed, returns `bench.measure(criteria)`.
+template <class Bench, class = void>
+struct HasTimedTechnique : std::false_type {};
+template <class Bench>
+struct HasTimedTechnique<Bench, std::void_t<decltype(Bench::timed_technique())>> : std::true_type {};
+
+/// @brief A TimedTechnique that needs, in the timed calls, shared-memory load wavefronts of at least
+/// @p loads and store wavefronts of at least @p stores for each warp-level memory instruction: staged through
+/// shared memory (a tile stored once and read back), not served from global memory, L1 or registers alone.
+inline TimedTechnique staged_through_shared(double loads, double stores, const std::string& hint) {
+    return {[loads, stores](const timed_counters::Totals& t) -> std::string {
+                const double memory = t.lsu_instructions;
+                if (memory <= 0) return "";
+                const double ld = t.shared_load_wavefronts / memory, st = t.shared_store_wavefronts / memory;
+                if (ld >= loads && st >= stores) return "";
+                return "shared-memory wavefronts for each memory instruction: " + fixed(ld, 3) + " loads, " + fixed(st, 3) +
+                       " stores; the technique needs at least " + fixed(loads, 3) + " and " + fixed(stores, 3) +
+                       ": most of the timed work did not go through shared memory";
+            },
+            hint};
+}
+
 template <class Bench>
 SharedSpeed::Measure measure_bench(std::vector<Criterion> criteria) {
     return [criteria = std::move(criteria)]() -> std::optional<std::vector<Timings>> {
+        if constexpr (HasTimedTechnique<Bench>::value) timed_technique() = Bench::timed_technique();
         Bench bench;
         if (!bench.correct) return std::nullopt;
         return bench.measure(criteria);

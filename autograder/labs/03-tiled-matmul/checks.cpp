@@ -49,6 +49,9 @@ namespace {
 // the second.
 constexpr double kMinSpeedupOverNaive = 4.0;   // naive time / student time
 constexpr double kMinFractionOfCublas = 0.50;  // cuBLAS time / student time
+// The timed calls, counted by the GPU's performance monitors (speed.hpp): the least shared-memory load
+// wavefronts for each warp-level memory instruction.
+constexpr double kTimedSharedLoads = 0.25;
 
 // The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
 GRADING_THRESHOLD("speed: faster than the naive one-thread-per-output kernel", kMinSpeedupOverNaive);
@@ -512,6 +515,13 @@ namespace {
 // sum is an integer below 4096 * 4095 < 2^24, which FP32 holds exactly in any order of summation, so
 // an FP32 kernel matches cuBLAS's FP32 result exactly, and a TF32 one (which rounds A) does not.
 struct SpeedBench {
+    // The technique in the timed calls (speed.hpp, timed_counters.hpp): the tiles' values reach the FMAs
+    // from shared memory, so most memory instructions are shared loads.
+    static grading::TimedTechnique timed_technique() {
+        return grading::staged_through_shared(kTimedSharedLoads, 0.0,
+                                              "in every call, timed or not, stage tiles of A and B in __shared__ arrays and "
+                                              "compute from them, not from global memory or L1 alone");
+    }
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
     // A, B, C and the reference a slot; 4 slots: a call takes milliseconds, so the boundary's cost is
     // small beside a batch of 4, and slow kernels keep the bench short.

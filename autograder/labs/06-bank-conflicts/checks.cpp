@@ -72,6 +72,14 @@ GRADING_THRESHOLD("measured slowdown of 4-byte strides follows the model", kMinS
 GRADING_THRESHOLD("measured slowdown of 8-byte strides follows the model", kMinSlowdownDouble16);
 constexpr double kBandTolerance = 0.15;  // rubric.json "band": noise, both sides; 5x the 3% spread of odd strides
 constexpr double kOneWayFloor = 0.5;     // rubric.json "band": the least slowdown of a conflict-free stride
+// The timed curve's counts (judge_timed_loads): the least share of the SMs' busy cycles the shared-memory
+// pipe must spend on loads, and the least fraction of the model's wavefronts a memory instruction. The
+// monitors' figure falls short of the model at high degrees (the reference, H100: 0.99-1.00 of the busy
+// cycles at every stride; 0.49 of the model's wavefronts at 32 ways with 4-byte words, 0.85-0.95 up to 16;
+// 0.60 at 16 ways with 8-byte words): a floor, not a band. Conflict-free loads repeated n times read 1
+// (4-byte) or 2 (8-byte) at every stride.
+constexpr double kMinTimedLoadShare = 0.5;
+constexpr double kTimedWavefrontFloor = 0.35;
 constexpr double kTinyLaunchMs = 0.01;   // a stride-1 launch this short is launch overhead, not loads
 constexpr int kModelStrides = 128;       // every stride 1..128 is checked, then strides up to 2^31 - 1
 constexpr int kRandomStrides = 1000;     // random strides a word size, from the printed seed
@@ -196,6 +204,9 @@ struct Curve {
     int word_bytes = 4;
     std::vector<double> ms;  // ms[s - 1]: median time of one launch at stride s
     int rounds = 0;          // measurement rounds taken
+    // counters[s - 1]: what the GPU's performance monitors counted while stride s's timed batches ran, all
+    // rounds (empty where they were not sampled: in-process timing, or no readable monitors)
+    std::vector<grading::timed_counters::Totals> counters;
     double slowdown(int stride) const { return ms[stride - 1] / ms[0]; }
 };
 
@@ -214,7 +225,7 @@ constexpr int kRoughCalls = 16;  // calls a batch of the first round, which size
 // student's code runs in a process of its own, each stride is a batch of calls timed on the check program's
 // clock (isolation::time_across), and what the boundary adds to a batch is learnt from the grader's own
 // strided-load kernel in the peers' process, whose events time it as in-process events do.
-std::vector<double> time_sweep(int word_bytes, float* sink) {
+std::vector<double> time_sweep(int word_bytes, float* sink, std::vector<grading::timed_counters::Totals>* counted) {
     const int repetitions = grading::quick() ? 3 : 9;
     std::vector<std::vector<double>> samples;
     if (!grading::isolation::enabled()) {
@@ -262,8 +273,15 @@ std::vector<double> time_sweep(int word_bytes, float* sink) {
         std::iota(all.begin(), all.end(), std::size_t(0));
         if (const auto short_calls = rough_round(all, 1, 1); !short_calls.empty()) rough_round(short_calls, kRoughCalls, 0);
         double boundary_ms = 0.0;
-        samples = grading::isolation::time_across(contenders, 1, 1, repetitions, nullptr, nullptr, nullptr, &boundary_ms);
+        std::vector<grading::timed_counters::Totals> per_contender;
+        samples = grading::isolation::time_across(contenders, 1, 1, repetitions, nullptr, nullptr, nullptr, &boundary_ms,
+                                                  &per_contender);
         samples.pop_back();
+        if (counted && grading::timed_counters::available()) {
+            per_contender.pop_back();  // the grader's kernel
+            if (counted->empty()) counted->assign(per_contender.size(), {});
+            for (std::size_t i = 0; i < per_contender.size() && i < counted->size(); ++i) (*counted)[i] += per_contender[i];
+        }
         grading::note(word_name(word_bytes) + " curve timed across the process boundary in batches of about " +
                       grading::fixed(kBatchMs, 0) + " ms (" + std::to_string(contenders[0].calls) + " calls at stride 1, " +
                       std::to_string(contenders[31].calls) + " at stride 32), back to back; the boundary's cost, " +
@@ -421,10 +439,10 @@ std::optional<Curve> measure_curve(int word_bytes) {
     Curve c;
     c.word_bytes = word_bytes;
     try {
-        c.ms = time_sweep(word_bytes, sink.data());
+        c.ms = time_sweep(word_bytes, sink.data(), &c.counters);
         c.rounds = 1;
         while (!judge(c).ok && c.rounds < 3) {
-            const std::vector<double> again = time_sweep(word_bytes, sink.data());
+            const std::vector<double> again = time_sweep(word_bytes, sink.data(), &c.counters);
             for (std::size_t i = 0; i < again.size(); ++i) c.ms[i] = std::min(c.ms[i], again[i]);
             ++c.rounds;
         }
@@ -433,6 +451,11 @@ std::optional<Curve> measure_curve(int word_bytes) {
         // the batches of the grader's calibrating kernel, and so taken off every stride's time.
         grading::fail(Failure::ImplausibleMeasurement, e.what(),
                       "return from strided_loads only when its kernel is done, and leave nothing running between calls");
+        return std::nullopt;
+    } catch (const grading::timed_counters::CountersTaken& e) {
+        grading::fail(Failure::ImplausibleMeasurement,
+                      std::string(e.what()) + ", though they could at the start: something else took them",
+                      "leave the GPU's performance monitors alone: the grader samples them while it times your calls");
         return std::nullopt;
     }
     return c;
@@ -459,6 +482,63 @@ void write_report_files() {
                   std::filesystem::absolute(svg_path()).string());
 }
 
+// The curve's time must be the shared loads' time, at every stride, in the very batches that were timed:
+// what the GPU's performance monitors counted while each stride's batches ran (timed_counters.hpp). At a
+// stride of n ways each warp's load takes n passes of the banks (wavefronts) for 4-byte words, 2n for 8-byte
+// ones, and a kernel whose time is its loads keeps the shared-memory pipe serving them most of the SMs'
+// busy cycles. A curve made otherwise (a spin as long as the model says beside a few real loads, memsets
+// or copies added to a call, conflict-free passes repeated n times in the calls that are timed) shows
+// the model's times but not these counts.
+void judge_timed_loads(const Curve& c) {
+    if (!grading::timed_counters::available()) {
+        if (!grading::timed_counters::unavailable_reason().empty())
+            grading::note("the shared loads of the timed calls are not judged here: " +
+                          grading::timed_counters::unavailable_reason());
+        return;
+    }
+    if (c.counters.size() != static_cast<std::size_t>(lab06::kMaxStride)) return;
+    // Monitors that counted no busy cycle at some stride while its batches were timed did not count (another
+    // profiler held them meanwhile, or they were left stuck): nothing is judged on them, either way.
+    for (const auto& t : c.counters)
+        if (t.windows > 0 && !(t.sm_active_cycles > 0)) {
+            grading::note("the GPU's performance monitors counted no work while your timed calls ran (another profiler "
+                          "may have held them): the shared loads of the timed calls are not judged");
+            return;
+        }
+    std::string figures, low_share, off_model;
+    for (int s = 1; s <= lab06::kMaxStride; ++s) {
+        const auto& t = c.counters[s - 1];
+        if (t.windows <= 0) continue;
+        const double expected = model_ways(s, c.word_bytes) * c.word_bytes / 4.0;
+        const double per = t.wavefronts_per_memory_instruction(), share = t.shared_load_share();
+        figures += " " + std::to_string(s) + ":" + grading::fixed(share, 2) + "/" + grading::fixed(per, 1);
+        if (!(share >= kMinTimedLoadShare) && low_share.size() < 200)
+            low_share += (low_share.empty() ? "" : ", ") + std::string("stride ") + std::to_string(s) + " " +
+                         grading::fixed(share, 2);
+        if (!(per >= kTimedWavefrontFloor * expected) && off_model.size() < 200)
+            off_model += (off_model.empty() ? "" : ", ") + std::string("stride ") + std::to_string(s) + " " +
+                         grading::fixed(per, 2) + " (model " + grading::fixed(expected, 0) + ")";
+    }
+    grading::note(word_name(c.word_bytes) + " words, counted while the timed batches ran (share of the SMs' busy cycles "
+                  "spent on shared loads / load wavefronts a memory instruction) by stride:" + figures);
+    if (!low_share.empty()) {
+        grading::fail(Failure::TechniqueNotUsed,
+                      "while your timed calls ran, the shared-memory pipe served loads in too small a share of the SMs' "
+                      "busy cycles (at least " + grading::fixed(kMinTimedLoadShare, 2) + " needed): " + low_share,
+                      "the curve's time must be the time of the conflicted shared loads: no other work in the kernel or in "
+                      "the launcher (spins, memsets, copies) whose length follows the model");
+        return;
+    }
+    if (!off_model.empty())
+        grading::fail(Failure::TechniqueNotUsed,
+                      "while your timed calls ran, the shared loads did not take the model's passes of the banks "
+                      "(wavefronts a memory instruction: at least " +
+                          grading::fixed(100 * kTimedWavefrontFloor, 0) + "% of n for 4-byte words, of 2n for 8-byte ones): " +
+                          off_model,
+                      "every timed launch must read word lane * stride, each load of a warp at the stride's conflict: not "
+                      "conflict-free loads repeated as often as the model says");
+}
+
 void check_curve(int word_bytes) {
     const auto curve = measure_curve(word_bytes);
     if (!curve) return;
@@ -473,7 +553,11 @@ void check_curve(int word_bytes) {
     grading::note("stride 1 takes " + grading::fixed(curve->ms[0], 4) + " ms a launch (median; " +
                   std::to_string(curve->rounds) + " round(s) of measurement)");
     write_report_files();
-    if (!v.ok) grading::fail(Failure::WrongResult, v.message, v.hint);
+    if (!v.ok) {
+        grading::fail(Failure::WrongResult, v.message, v.hint);
+        return;
+    }
+    judge_timed_loads(*curve);
 }
 
 // ---------------------------------------------------------------------------------------------

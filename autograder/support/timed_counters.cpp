@@ -1,0 +1,289 @@
+// The GPU's performance monitors sampled around the student's timed batches (timed_counters.hpp).
+#include "timed_counters.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+namespace grading::timed_counters {
+namespace {
+
+// One configuration, collected in one pass of the monitors (PM sampling takes no replays). The order is
+// Totals' fields'.
+const char* const kMetrics[] = {
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "sm__cycles_active.sum",
+    "sm__inst_executed_pipe_lsu.sum",
+    "sm__ctas_launched.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+};
+constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
+constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
+constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
+
+struct State {
+    bool opened = false;
+    bool ok = false;
+    std::string reason;
+    std::string chip;
+    CUpti_Profiler_Host_Object* host = nullptr;
+    CUpti_PmSampling_Object* sampler = nullptr;
+    std::vector<std::uint8_t> availability, config, data;
+} g;
+
+std::string result_text(CUptiResult r) {
+    const char* s = nullptr;
+    cuptiGetResultString(r, &s);
+    return s ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
+}
+
+// Runs @p call; on failure records "what: CUPTI's words" and returns false.
+template <class F>
+bool step(const char* what, F&& call, std::string& reason) {
+    const CUptiResult r = call();
+    if (r == CUPTI_SUCCESS) return true;
+    reason = std::string(what) + ": " + result_text(r);
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+        reason += " (the GPU's performance counters are restricted to administrators on this machine; see "
+                  "NVreg_RestrictProfilingToAdminUsers)";
+    return false;
+}
+
+bool configure() {
+    int ordinal = 0;
+    if (cudaGetDevice(&ordinal) != cudaSuccess) {
+        g.reason = "no current CUDA device";
+        return false;
+    }
+    const auto index = static_cast<std::size_t>(ordinal);
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    if (!step("cuptiProfilerInitialize", [&] { return cuptiProfilerInitialize(&init); }, g.reason)) return false;
+    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    chip.deviceIndex = index;
+    if (!step("cuptiDeviceGetChipName", [&] { return cuptiDeviceGetChipName(&chip); }, g.reason)) return false;
+    g.chip = chip.pChipName;
+    CUpti_PmSampling_GetCounterAvailability_Params avail{CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
+    avail.deviceIndex = index;
+    if (!step("cuptiPmSamplingGetCounterAvailability", [&] { return cuptiPmSamplingGetCounterAvailability(&avail); },
+              g.reason))
+        return false;
+    g.availability.assign(avail.counterAvailabilityImageSize, 0);
+    avail.pCounterAvailabilityImage = g.availability.data();
+    if (!step("cuptiPmSamplingGetCounterAvailability", [&] { return cuptiPmSamplingGetCounterAvailability(&avail); },
+              g.reason))
+        return false;
+    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
+    host.pChipName = g.chip.c_str();
+    host.pCounterAvailabilityImage = g.availability.data();
+    if (!step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, g.reason)) return false;
+    g.host = host.pHostObject;
+    std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = g.host;
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    if (!step("cuptiProfilerHostConfigAddMetrics", [&] { return cuptiProfilerHostConfigAddMetrics(&add); }, g.reason))
+        return false;
+    CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    size.pHostObject = g.host;
+    if (!step("cuptiProfilerHostGetConfigImageSize", [&] { return cuptiProfilerHostGetConfigImageSize(&size); }, g.reason))
+        return false;
+    g.config.assign(size.configImageSize, 0);
+    CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    image.pHostObject = g.host;
+    image.configImageSize = g.config.size();
+    image.pConfigImage = g.config.data();
+    if (!step("cuptiProfilerHostGetConfigImage", [&] { return cuptiProfilerHostGetConfigImage(&image); }, g.reason))
+        return false;
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    passes.configImageSize = g.config.size();
+    passes.pConfigImage = g.config.data();
+    if (!step("cuptiProfilerHostGetNumOfPasses", [&] { return cuptiProfilerHostGetNumOfPasses(&passes); }, g.reason))
+        return false;
+    if (passes.numOfPasses != 1) {
+        g.reason = "the counters need " + std::to_string(passes.numOfPasses) + " passes on " + g.chip +
+                   " (PM sampling takes one)";
+        return false;
+    }
+    // Taken for the whole run: the device's sampler is one, and a process started later (the student's)
+    // can no longer take it.
+    CUpti_PmSampling_Enable_Params enable{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
+    enable.deviceIndex = index;
+    bool enabled = false;
+    for (int attempt = 0; attempt < 20 && !enabled; ++attempt) {
+        enabled = step("cuptiPmSamplingEnable", [&] { return cuptiPmSamplingEnable(&enable); }, g.reason);
+        if (!enabled && g.reason.find("administrators") != std::string::npos) return false;
+        if (!enabled) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (!enabled) return false;
+    g.sampler = enable.pPmSamplingObject;
+    CUpti_PmSampling_SetConfig_Params set{CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
+    set.pPmSamplingObject = g.sampler;
+    set.configSize = g.config.size();
+    set.pConfig = g.config.data();
+    set.hardwareBufferSize = std::size_t(128) << 20;
+    set.samplingInterval = kIntervalNs;
+    set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+    set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    if (!step("cuptiPmSamplingSetConfig", [&] { return cuptiPmSamplingSetConfig(&set); }, g.reason)) return false;
+    CUpti_PmSampling_GetCounterDataSize_Params data{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
+    data.pPmSamplingObject = g.sampler;
+    data.pMetricNames = names.data();
+    data.numMetrics = names.size();
+    data.maxSamples = kMaxSamples;
+    if (!step("cuptiPmSamplingGetCounterDataSize", [&] { return cuptiPmSamplingGetCounterDataSize(&data); }, g.reason))
+        return false;
+    g.data.assign(data.counterDataSize, 0);
+    // Given back when the program ends, however it returns from main, so that the next program's profiler
+    // finds the monitors free.
+    std::atexit([] {
+        if (!g.sampler) return;
+        CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
+        disable.pPmSamplingObject = g.sampler;
+        cuptiPmSamplingDisable(&disable);
+        g.sampler = nullptr;
+        g.ok = false;
+    });
+    return true;
+}
+
+}  // namespace
+
+Totals& Totals::operator+=(const Totals& o) {
+    shared_load_wavefronts += o.shared_load_wavefronts;
+    shared_store_wavefronts += o.shared_store_wavefronts;
+    sm_active_cycles += o.sm_active_cycles;
+    lsu_instructions += o.lsu_instructions;
+    blocks += o.blocks;
+    dram_read_bytes += o.dram_read_bytes;
+    dram_write_bytes += o.dram_write_bytes;
+    samples += o.samples;
+    windows += o.windows;
+    calls += o.calls;
+    overhead_ms += o.overhead_ms;
+    return *this;
+}
+
+std::string Totals::describe() const {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks; "
+                  "loads' share of the SMs' busy cycles %.2f; %.2f load wavefronts a memory instruction; DRAM %.3g B "
+                  "read, %.3g B written; sampling took %.1f ms a batch, outside the timed interval",
+                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, shared_load_share(),
+                  wavefronts_per_memory_instruction(), dram_read_bytes, dram_write_bytes,
+                  windows > 0 ? overhead_ms / windows : 0.0);
+    return line;
+}
+
+bool open() {
+    if (g.opened) return g.ok;
+    g.opened = true;
+    g.ok = configure();
+    return g.ok;
+}
+
+void turn_off(const std::string& reason) {
+    g.opened = true;
+    g.ok = false;
+    g.reason = reason;
+}
+
+bool available() { return g.ok; }
+
+const std::string& unavailable_reason() { return g.reason; }
+
+namespace {
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+Window::Window() {
+    if (!g.ok) return;
+    const double t0 = now_ms();
+    CUpti_PmSampling_CounterDataImage_Initialize_Params init{CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pPmSamplingObject = g.sampler;
+    init.counterDataSize = g.data.size();
+    init.pCounterData = g.data.data();
+    std::string why;
+    if (!step("cuptiPmSamplingCounterDataImageInitialize",
+              [&] { return cuptiPmSamplingCounterDataImageInitialize(&init); }, why))
+        throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
+    CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
+    start.pPmSamplingObject = g.sampler;
+    if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
+        throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
+    running_ = true;
+    start_ms_ = now_ms() - t0;
+}
+
+Window::~Window() {
+    if (!running_) return;
+    CUpti_PmSampling_Stop_Params stop_params{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+    stop_params.pPmSamplingObject = g.sampler;
+    cuptiPmSamplingStop(&stop_params);
+}
+
+Totals Window::stop() {
+    Totals t;
+    if (!running_) return t;
+    running_ = false;
+    const double t0 = now_ms();
+    std::string why;
+    CUpti_PmSampling_Stop_Params stop_params{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+    stop_params.pPmSamplingObject = g.sampler;
+    if (!step("cuptiPmSamplingStop", [&] { return cuptiPmSamplingStop(&stop_params); }, why))
+        throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
+    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+    decode.pPmSamplingObject = g.sampler;
+    decode.pCounterDataImage = g.data.data();
+    decode.counterDataImageSize = g.data.size();
+    if (!step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why))
+        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+    CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = g.data.data();
+    info.counterDataImageSize = g.data.size();
+    if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
+        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+    std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
+    double values[kMetricCount];
+    for (std::size_t s = 0; s < info.numCompletedSamples; ++s) {
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        eval.pHostObject = g.host;
+        eval.pCounterDataImage = g.data.data();
+        eval.counterDataImageSize = g.data.size();
+        eval.rangeIndex = s;
+        eval.ppMetricNames = names.data();
+        eval.numMetrics = names.size();
+        eval.pMetricValues = values;
+        if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); }, why))
+            throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
+        t.shared_load_wavefronts += values[0];
+        t.shared_store_wavefronts += values[1];
+        t.sm_active_cycles += values[2];
+        t.lsu_instructions += values[3];
+        t.blocks += values[4];
+        t.dram_read_bytes += values[5];
+        t.dram_write_bytes += values[6];
+        t.samples += 1;
+    }
+    t.windows = 1;
+    t.overhead_ms = start_ms_ + (now_ms() - t0);
+    return t;
+}
+
+}  // namespace grading::timed_counters

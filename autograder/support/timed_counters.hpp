@@ -1,0 +1,84 @@
+/// @file timed_counters.hpp
+/// @brief The GPU's performance monitors, sampled by the check program while the student's timed calls run.
+///
+/// Nsight Compute profiles calls of its own, replayed one launch at a time in a process it instruments: a
+/// submission can tell those calls from the timed ones (by the gaps between launches, by the profiler in its
+/// process) and be honest only there. PM sampling (CUPTI) reads the device's counters at a fixed interval,
+/// whoever's work runs: the check program samples the very batches it times, in the student's process,
+/// which nothing tells apart from any other batch. What the counters show is then judged against the
+/// technique (shared-memory wavefronts for each block, for each cycle the SMs were busy, for each memory
+/// instruction).
+///
+/// Whether the counters can be read is decided once, at the start of a graded run, before any student code
+/// runs (open()): a GPU whose counters are not readable reports the judgments as not made; a sampling that
+/// fails later is the submission's doing (CountersTaken).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace grading::timed_counters {
+
+/// @brief Sums of the counters over the sampled intervals of one or more windows.
+struct Totals {
+    double shared_load_wavefronts = 0;   ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+    double shared_store_wavefronts = 0;  ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+    double sm_active_cycles = 0;         ///< sm__cycles_active.sum: cycles an SM had work, all SMs
+    double lsu_instructions = 0;         ///< sm__inst_executed_pipe_lsu.sum: warp memory instructions
+    double blocks = 0;                   ///< sm__ctas_launched.sum
+    double dram_read_bytes = 0;          ///< dram__bytes_read.sum
+    double dram_write_bytes = 0;         ///< dram__bytes_write.sum
+    double samples = 0;                  ///< sampling intervals summed
+    double windows = 0;                  ///< windows summed
+    double calls = 0;                    ///< the student's calls these windows held (set by the caller)
+    double overhead_ms = 0;              ///< host time spent starting, stopping and decoding the windows
+
+    Totals& operator+=(const Totals& o);
+    /// @brief Shared-memory load wavefronts for each SM cycle with work: the share of the busy time the
+    /// shared-memory pipe was serving loads (about 1 for a kernel bound by its shared loads).
+    double shared_load_share() const { return sm_active_cycles > 0 ? shared_load_wavefronts / sm_active_cycles : 0; }
+    /// @brief Shared-memory load wavefronts for each warp-level memory instruction.
+    double wavefronts_per_memory_instruction() const {
+        return lsu_instructions > 0 ? shared_load_wavefronts / lsu_instructions : 0;
+    }
+    /// @brief One line of the figures, for the report.
+    std::string describe() const;
+};
+
+/// @brief Thrown by Window when the counters, readable at the start, cannot be sampled now: another
+/// process holds the GPU's performance monitors.
+struct CountersTaken : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// @brief At the start of a graded run, before any student code: takes the device's PM sampling for the
+/// whole run (so that nothing started later can take it) and configures it. Returns false, with the reason
+/// in unavailable_reason(), where this GPU or machine does not allow it.
+bool open();
+
+/// @brief Instead of open(): the monitors are not used in this run, for @p reason.
+void turn_off(const std::string& reason);
+
+/// @brief Whether open() succeeded.
+bool available();
+
+/// @brief Why the counters cannot be read ("" when they can, or when open() was never called).
+const std::string& unavailable_reason();
+
+/// @brief Samples the device from construction to stop(): place it around a batch, outside the timed
+/// interval. Without available(), does nothing and returns empty Totals.
+class Window {
+public:
+    Window();
+    ~Window();
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+    /// @brief Stops sampling and returns what the counters counted meanwhile (windows = 1).
+    Totals stop();
+
+private:
+    bool running_ = false;
+    double start_ms_ = 0;  // host time the start took
+};
+
+}  // namespace grading::timed_counters
