@@ -322,6 +322,11 @@ int main(int argc, char** argv) {
     }
 
     std::cout << "\n" << summary_table(results, info);
+    {
+        std::vector<const RubricLab*> graded;
+        for (const auto& j : jobs) graded.push_back(j.lab);
+        std::cout << "\n" << time_breakdown(results, graded, true);
+    }
     write_reports(results, info, results_path, junit_path, out_dir, started);
     std::cout << "reports: " << results_path << ", " << junit_path << ", "
               << (fs::path(results_path).parent_path() / "report.html").string() << "\n";

@@ -1,6 +1,7 @@
 // Report formats (see reports.hpp).
 #include "reports.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <optional>
 #include <regex>
@@ -49,6 +50,42 @@ std::string check_output(const CheckResult& c) {
     return out;
 }
 }  // namespace
+
+std::string time_breakdown(const std::vector<LabResult>& results, const std::vector<const RubricLab*>& labs,
+                           bool lock_held_for_all) {
+    std::ostringstream s;
+    s << "Where the time went (seconds):\n"
+      << pad("lab", 6) << pad("build", 9) << pad("exact checks", 15) << pad("timed checks", 15) << pad("memory check", 15)
+      << "Nsight Compute\n";
+    double sum[5] = {0, 0, 0, 0, 0};
+    for (std::size_t i = 0; i < results.size() && i < labs.size(); ++i) {
+        const LabResult& r = results[i];
+        const RubricLab& lab = *labs[i];
+        double row[5] = {r.build_seconds, 0, 0, 0, 0};
+        for (const CheckResult& c : r.checks) {
+            if (lab.sanitizer && c.name == lab.sanitizer->name) {
+                row[3] += c.seconds;
+            } else if ((lab.shared_use && c.name == lab.shared_use->name) ||
+                       (lab.bank_conflicts && c.name == lab.bank_conflicts->name)) {
+                row[4] = std::max(row[4], c.seconds);  // one Nsight Compute run judges both items
+            } else {
+                bool timed = false;
+                for (const RubricCheck& rc : lab.checks)
+                    if (rc.name == c.name) timed = rc.threshold.has_value();
+                row[timed ? 2 : 1] += c.seconds;
+            }
+        }
+        s << pad(r.id, 6) << pad(num(row[0], 1), 9) << pad(num(row[1], 1), 15) << pad(num(row[2], 1), 15)
+          << pad(num(row[3], 1), 15) << num(row[4], 1) << "\n";
+        for (int k = 0; k < 5; ++k) sum[k] += row[k];
+    }
+    s << pad("all", 6) << pad(num(sum[0], 1), 9) << pad(num(sum[1], 1), 15) << pad(num(sum[2], 1), 15)
+      << pad(num(sum[3], 1), 15) << num(sum[4], 1) << "\n";
+    s << "GPU to itself (the timed checks): " << num(sum[2], 1) << " s; could share the GPU (exact checks, memory check, "
+      << "Nsight Compute): " << num(sum[1] + sum[3] + sum[4], 1) << " s"
+      << (lock_held_for_all ? "; this grading held the GPU lock for all of it" : "") << "\n";
+    return s.str();
+}
 
 std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info) {
     std::ostringstream s;

@@ -23,6 +23,14 @@ struct RunInfo {
 /// @brief The table students read: one row per check, then each failure's message and hint.
 std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info);
 
+/// @brief Where a grading's time went, lab by lab (@p labs[i] is the rubric of @p results[i]): building,
+/// the exact checks (every check of the lab's program without a speed threshold), the timed checks (those
+/// with one: they need the GPU to themselves), the memory and race check (its runs summed; they overlap on
+/// the cores) and Nsight Compute; then the GPU seconds that need the GPU to themselves against those that
+/// could share it. @p lock_held_for_all: whether the grader held its GPU lock around all of them.
+std::string time_breakdown(const std::vector<LabResult>& results, const std::vector<const RubricLab*>& labs,
+                           bool lock_held_for_all);
+
 /// @brief Gradescope's results.json: score, execution_time, output and one test per check.
 nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo& info);
 

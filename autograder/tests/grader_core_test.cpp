@@ -263,3 +263,35 @@ TEST_CASE("a verdict is written to a bare file name, and an unwritable path is r
     v.refuse("forbidden_symbol", "calls fopen");
     CHECK(v.write("/proc/no-such-folder/verdict.json") == 2);
 }
+
+TEST_CASE("where the time went: each check's seconds under its kind, the timed ones apart") {
+    RubricLab lab = sample_lab();
+    lab.checks[2].threshold = 0.7;  // "fast": a speed check
+    lab.sanitizer = RubricSanitizer{"memory and race check", 1, {"memcheck", "racecheck"}};
+    RubricSharedUse use;
+    use.name = "shared memory used";
+    lab.shared_use = use;
+    RubricBankConflicts bank;
+    bank.name = "no bank conflicts";
+    lab.bank_conflicts = bank;
+    LabResult r;
+    r.id = "01";
+    r.build_seconds = 4.0;
+    const auto check = [](const std::string& name, double seconds) {
+        CheckResult c;
+        c.name = name;
+        c.seconds = seconds;
+        return c;
+    };
+    r.checks = {check("correct", 1.5), check("uses shared memory", 0.5), check("fast", 20.0),
+                check("memory and race check", 7.0), check("shared memory used", 9.0), check("no bank conflicts", 9.0)};
+    LabResult second = r;
+    second.id = "02";
+    const std::string text = time_breakdown({r, second}, {&lab, &lab}, true);
+    // lab 01: build 4.0, exact 2.0, timed 20.0, memory check 7.0, Nsight 9.0 (one run judges both items)
+    CHECK(text.find("01    4.0      2.0            20.0           7.0            9.0\n") != std::string::npos);
+    CHECK(text.find("all   8.0      4.0            40.0           14.0           18.0\n") != std::string::npos);
+    CHECK(text.find("GPU to itself (the timed checks): 40.0 s; could share the GPU (exact checks, memory check, "
+                    "Nsight Compute): 36.0 s; this grading held the GPU lock for all of it") != std::string::npos);
+    CHECK(time_breakdown({r}, {&lab}, false).find("held the GPU lock") == std::string::npos);
+}
