@@ -1,6 +1,7 @@
 // The GPU lock and the grading slots (see locks.hpp).
 #include "locks.hpp"
 
+#include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -32,11 +34,16 @@ FileLock FileLock::take(const std::string& path, bool wait) {
 }
 
 std::string default_gpu_lock() {
+    char bus_id[64] = {0};
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0) == cudaSuccess)
+        if (std::string lock = gpu_lock_for_bus_id(bus_id); !lock.empty()) return lock;
+    cudaGetLastError();  // no GPU here: nothing of it stays behind
     std::string devices = "all";
     if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) devices = v;
-    for (char& c : devices)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return (fs::temp_directory_path() / ("course-grader-gpu-" + devices + ".lock")).string();
+    for (char& ch : devices)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return "/tmp/course-grader-gpu-" + devices + ".lock";
 }
 
 Slot take_slot(const std::string& build_dir) {

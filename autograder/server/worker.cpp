@@ -1,5 +1,7 @@
 #include "worker.hpp"
 
+#include "locks.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -266,8 +268,8 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
             a.insert(a.end(), {"--dev-bind-try", n, n});
         // What the driver's library reads of the system (the GPUs' PCI devices), read-only.
         for (const char* s : {"/sys/bus/pci", "/sys/devices", "/sys/module/nvidia"}) a.insert(a.end(), {"--ro-bind-try", s, s});
-        // Other grade processes on this GPU (an instructor's own) take the same lock.
-        const std::string lock = "/tmp/course-grader-gpu-" + std::to_string(gpu) + ".lock";
+        // Other grade processes on this GPU (an instructor's own, whatever it calls the GPU) take the same lock.
+        const std::string lock = worker_gpu_lock(gpu);
         ::close(::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
         a.insert(a.end(), {"--bind", lock, lock});
     }
@@ -329,10 +331,27 @@ void Workers::run(const std::string& name, int gpu) {
     }
 }
 
-std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs) {
+std::string worker_gpu_lock(int minor) {
+    // The driver names each GPU's PCI address in /proc/driver/nvidia/gpus/<address>/information.
+    std::error_code ec;
+    const std::regex dev(R"(Device Minor:\s*([0-9]+))");
+    for (const auto& e : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+        const std::string info = read_all(e.path() / "information");
+        std::smatch d;
+        if (std::regex_search(info, d, dev) && std::stoi(d[1]) == minor)
+            if (std::string lock = grading::gpu_lock_for_bus_id(e.path().filename().string()); !lock.empty()) return lock;
+    }
+    return "/tmp/course-grader-gpu-" + std::to_string(minor) + ".lock";
+}
+
+std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs,
+                                        int gpu) {
     const fs::path seen = o.sandbox ? fs::path(kSandboxJobDir) : fs::path(job_dir);  // the folder as the grader sees it
     std::vector<std::string> argv = {o.grade, "--build-dir", o.build_dir, "--labs-dir", (seen / "labs").string(), "--results",
                                      (seen / "out" / "results.json").string(), "--junit", (seen / "out" / "junit.xml").string()};
+    // The GPU's own lock, named as every grade process names it, wherever the grading runs (inside the
+    // sandbox the same file is bound at the same path).
+    if (gpu >= 0) argv.insert(argv.end(), {"--gpu-lock", worker_gpu_lock(gpu)});
     for (const auto& l : labs) argv.insert(argv.end(), {"--lab", l});
     if (o.no_gpu) argv.push_back("--allow-no-gpu");
     argv.insert(argv.end(), o.grade_args.begin(), o.grade_args.end());
@@ -526,7 +545,7 @@ void Workers::grade(const Job& job, const std::string& name, int gpu) {
     std::string output;
     bool grading = false;
     const RunEnd end = run_sandboxed(
-        o, dir.string(), gpu, name, grader_command(o, dir.string(), labs), grading_env(o, dir.string(), gpu),
+        o, dir.string(), gpu, name, grader_command(o, dir.string(), labs, gpu), grading_env(o, dir.string(), gpu),
         [&](const char* data, std::size_t n) {
             if (output.size() < kMaxOutput) output.append(data, n);
             // The checks begin once every lab is built: the stage a student sees moves on.

@@ -93,7 +93,12 @@ RunEnd run_sandboxed(const WorkerOptions& o, const std::string& job_dir, int gpu
 
 /// @brief The grader's command line and environment for one grading of @p job_dir (files already in
 /// its labs/), as the worker runs it.
-std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs);
+std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs,
+                                        int gpu = -1);
+
+/// The GPU lock of the GPU at /dev/nvidia<@p minor>: the file every grade process using that GPU takes
+/// (locks.hpp, gpu_lock_for_bus_id), found from the PCI address the driver gives the minor number.
+std::string worker_gpu_lock(int minor);
 std::vector<std::string> grading_env(const WorkerOptions& o, const std::string& job_dir, int gpu);
 
 /// @brief A report file the grader wrote in @p job_dir's out/ (results.json, report.html), read without

@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "locks.hpp"
 #include "process.hpp"
 #include "regions.hpp"
 #include "reports.hpp"
@@ -294,4 +295,15 @@ TEST_CASE("where the time went: each check's seconds under its kind, the timed o
     CHECK(text.find("GPU to itself (the timed checks): 40.0 s; could share the GPU (exact checks, memory check, "
                     "Nsight Compute): 36.0 s; this grading held the GPU lock for all of it") != std::string::npos);
     CHECK(time_breakdown({r}, {&lab}, false).find("held the GPU lock") == std::string::npos);
+}
+
+TEST_CASE("the GPU lock is one file a physical GPU, however its PCI address is written") {
+    const std::string lock = gpu_lock_for_bus_id("0000:19:00.0");
+    CHECK(lock == "/tmp/course-grader-gpu-0000_19_00_0.lock");
+    CHECK(gpu_lock_for_bus_id("00000000:19:00.0") == lock);  // nvidia-smi's 8-digit domain
+    CHECK(gpu_lock_for_bus_id("0000:1A:00.0") == gpu_lock_for_bus_id("0000:1a:00.0"));
+    CHECK(gpu_lock_for_bus_id("0000:1a:00.0") != lock);
+    CHECK(gpu_lock_for_bus_id("0") == "");
+    CHECK(gpu_lock_for_bus_id("0000:19:00.0; rm") == "");
+    CHECK(gpu_lock_for_bus_id("") == "");
 }
