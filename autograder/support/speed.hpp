@@ -502,15 +502,7 @@ struct HasTimedTechnique<Bench, std::void_t<decltype(Bench::timed_technique())>>
 /// @p loads and store wavefronts of at least @p stores for each warp-level memory instruction: staged through
 /// shared memory (a tile stored once and read back), not served from global memory, L1 or registers alone.
 inline TimedTechnique staged_through_shared(double loads, double stores, const std::string& hint) {
-    return {[loads, stores](const timed_counters::Totals& t) -> std::string {
-                const double memory = t.lsu_instructions;
-                if (memory <= 0) return "";
-                const double ld = t.shared_load_wavefronts / memory, st = t.shared_store_wavefronts / memory;
-                if (ld >= loads && st >= stores) return "";
-                return "shared-memory wavefronts for each memory instruction: " + fixed(ld, 3) + " loads, " + fixed(st, 3) +
-                       " stores; the technique needs at least " + fixed(loads, 3) + " and " + fixed(stores, 3) +
-                       ": most of the timed work did not go through shared memory";
-            },
+    return {[loads, stores](const timed_counters::Totals& t) { return timed_counters::staged_shortfall(t, loads, stores); },
             hint};
 }
 

@@ -172,21 +172,6 @@ bool configure() {
 }  // namespace
 #endif
 
-Totals& Totals::operator+=(const Totals& o) {
-    shared_load_wavefronts += o.shared_load_wavefronts;
-    shared_store_wavefronts += o.shared_store_wavefronts;
-    sm_active_cycles += o.sm_active_cycles;
-    lsu_instructions += o.lsu_instructions;
-    blocks += o.blocks;
-    dram_read_bytes += o.dram_read_bytes;
-    dram_write_bytes += o.dram_write_bytes;
-    samples += o.samples;
-    windows += o.windows;
-    calls += o.calls;
-    overhead_ms += o.overhead_ms;
-    return *this;
-}
-
 std::string Totals::describe() const {
     char line[512];
     std::snprintf(line, sizeof line,

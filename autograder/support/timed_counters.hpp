@@ -14,6 +14,7 @@
 /// fails later is the submission's doing (CountersTaken).
 #pragma once
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -33,7 +34,20 @@ struct Totals {
     double calls = 0;                    ///< the student's calls these windows held (set by the caller)
     double overhead_ms = 0;              ///< host time spent starting, stopping and decoding the windows
 
-    Totals& operator+=(const Totals& o);
+    Totals& operator+=(const Totals& o) {
+        shared_load_wavefronts += o.shared_load_wavefronts;
+        shared_store_wavefronts += o.shared_store_wavefronts;
+        sm_active_cycles += o.sm_active_cycles;
+        lsu_instructions += o.lsu_instructions;
+        blocks += o.blocks;
+        dram_read_bytes += o.dram_read_bytes;
+        dram_write_bytes += o.dram_write_bytes;
+        samples += o.samples;
+        windows += o.windows;
+        calls += o.calls;
+        overhead_ms += o.overhead_ms;
+        return *this;
+    }
     /// @brief Shared-memory load wavefronts for each SM cycle with work: the share of the busy time the
     /// shared-memory pipe was serving loads (about 1 for a kernel bound by its shared loads).
     double shared_load_share() const { return sm_active_cycles > 0 ? shared_load_wavefronts / sm_active_cycles : 0; }
@@ -44,6 +58,22 @@ struct Totals {
     /// @brief One line of the figures, for the report.
     std::string describe() const;
 };
+
+/// @brief "" when @p t shows at least @p loads shared-memory load wavefronts and @p stores store
+/// wavefronts for each warp-level memory instruction (or counted no memory instruction), else what it
+/// shows instead: the test of a tile staged through shared memory, not served from global memory, L1 or
+/// registers alone.
+inline std::string staged_shortfall(const Totals& t, double loads, double stores) {
+    if (!(t.lsu_instructions > 0)) return "";
+    const double ld = t.shared_load_wavefronts / t.lsu_instructions, st = t.shared_store_wavefronts / t.lsu_instructions;
+    if (ld >= loads && st >= stores) return "";
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "shared-memory wavefronts for each memory instruction: %.3f loads, %.3f stores; the technique needs at "
+                  "least %.3f and %.3f: most of the timed work did not go through shared memory",
+                  ld, st, loads, stores);
+    return text;
+}
 
 /// @brief Thrown by Window when the counters, readable at the start, cannot be sampled now: another
 /// process holds the GPU's performance monitors.

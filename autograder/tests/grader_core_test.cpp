@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "locks.hpp"
+#include "timed_counters.hpp"
 #include "process.hpp"
 #include "regions.hpp"
 #include "reports.hpp"
@@ -306,4 +307,30 @@ TEST_CASE("the GPU lock is one file a physical GPU, however its PCI address is w
     CHECK(gpu_lock_for_bus_id("0") == "");
     CHECK(gpu_lock_for_bus_id("0000:19:00.0; rm") == "");
     CHECK(gpu_lock_for_bus_id("") == "");
+}
+
+TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-shared test both ways") {
+    timed_counters::Totals a;
+    a.shared_load_wavefronts = 30;
+    a.shared_store_wavefronts = 10;
+    a.lsu_instructions = 100;
+    a.sm_active_cycles = 60;
+    a.windows = 1;
+    a.calls = 8;
+    timed_counters::Totals sum = a;
+    sum += a;
+    CHECK(sum.windows == 2);
+    CHECK(sum.calls == 16);
+    CHECK(sum.shared_load_share() == doctest::Approx(0.5));
+    CHECK(sum.wavefronts_per_memory_instruction() == doctest::Approx(0.3));
+    // Lab 04's floor (0.10 each): 0.30 loads and 0.10 stores a memory instruction pass.
+    CHECK(timed_counters::staged_shortfall(sum, 0.10, 0.10) == "");
+    // A transpose straight through global memory: loads without a tile's stores.
+    timed_counters::Totals no_tile = a;
+    no_tile.shared_store_wavefronts = 0;
+    const std::string why = timed_counters::staged_shortfall(no_tile, 0.10, 0.10);
+    CHECK(why.find("0.300 loads, 0.000 stores") != std::string::npos);
+    CHECK(why.find("at least 0.100 and 0.100") != std::string::npos);
+    // No memory instruction counted: nothing to judge, never a failure.
+    CHECK(timed_counters::staged_shortfall(timed_counters::Totals{}, 0.25, 0.0) == "");
 }
