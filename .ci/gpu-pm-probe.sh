@@ -11,7 +11,7 @@ mkdir -p "$LOGS"
 nvcc -O2 -arch=native -o "$LOGS/pm_probe" .ci/pm_probe.cu -lcupti -lcuda
 "$LOGS/pm_probe" l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
   sm__cycles_active.sum sm__inst_executed_pipe_lsu.sum sm__ctas_launched.sum dram__bytes_read.sum dram__bytes_write.sum \
-  2>&1 | grep -v '^  ' | tee "$LOGS/sampled.txt"
+  2>&1 | grep -v "^  [a-z]" | tee "$LOGS/sampled.txt"
 "$LOGS/pm_probe" --greedy l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum sm__cycles_active.sum \
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum sm__inst_executed_pipe_lsu.sum sm__ctas_launched.sum \
   smsp__inst_executed_pipe_tensor.sum smsp__warps_launched.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
