@@ -491,10 +491,11 @@ inline double speedup_over_baseline(const Timings& t) { return t.baseline_ms / t
 /// @brief The usual criterion of a check against the library peer: the fraction of its speed.
 inline double fraction_of_peer(const Timings& t) { return t.peer_ms / t.student_ms; }
 
-/// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: constructs it (the constructor runs the
-/// correctness gate and sets `correct`) and, when the gate passed, returns `bench.measure(criteria)`.
+/// @brief Whether a lab's bench type @p Bench names the technique its timed calls must show, as
+/// `static TimedTechnique timed_technique()` (measure_bench() then sets timed_technique() from it).
 template <class Bench, class = void>
 struct HasTimedTechnique : std::false_type {};
+/// @brief HasTimedTechnique for a bench type that has timed_technique().
 template <class Bench>
 struct HasTimedTechnique<Bench, std::void_t<decltype(Bench::timed_technique())>> : std::true_type {};
 
@@ -506,6 +507,9 @@ inline TimedTechnique staged_through_shared(double loads, double stores, const s
             hint};
 }
 
+/// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: constructs it (the constructor runs the
+/// correctness gate and sets `correct`) and, when the gate passed, returns `bench.measure(criteria)`. A
+/// bench type with a timed_technique() sets the lab's TimedTechnique first.
 template <class Bench>
 SharedSpeed::Measure measure_bench(std::vector<Criterion> criteria) {
     return [criteria = std::move(criteria)]() -> std::optional<std::vector<Timings>> {

@@ -34,6 +34,7 @@ struct Totals {
     double calls = 0;                    ///< the student's calls these windows held (set by the caller)
     double overhead_ms = 0;              ///< host time spent starting, stopping and decoding the windows
 
+    /// @brief Adds @p o's counts, windows and calls to these.
     Totals& operator+=(const Totals& o) {
         shared_load_wavefronts += o.shared_load_wavefronts;
         shared_store_wavefronts += o.shared_store_wavefronts;
