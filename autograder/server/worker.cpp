@@ -277,15 +277,29 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
     return a;
 }
 
-std::string gpu_model(int minor) {
-    // The driver names each GPU in /proc/driver/nvidia/gpus/<PCI address>/information.
+namespace {
+// The driver's folder of the GPU at /dev/nvidia<minor>: /proc/driver/nvidia/gpus/<PCI address>, whose
+// information file names the minor number and the model. Empty when the driver lists no such GPU.
+fs::path driver_gpu_dir(int minor, std::string* information = nullptr) {
     std::error_code ec;
-    const std::regex model(R"(Model:\s*(.*\S))"), dev(R"(Device Minor:\s*([0-9]+))");
+    const std::regex dev(R"(Device Minor:\s*([0-9]+))");
     for (const auto& e : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
-        const std::string info = read_all(e.path() / "information");
-        std::smatch m, d;
-        if (std::regex_search(info, d, dev) && std::stoi(d[1]) == minor && std::regex_search(info, m, model)) return m[1];
+        std::string info = read_all(e.path() / "information");
+        std::smatch d;
+        if (std::regex_search(info, d, dev) && std::stoi(d[1]) == minor) {
+            if (information) *information = std::move(info);
+            return e.path();
+        }
     }
+    return {};
+}
+}  // namespace
+
+std::string gpu_model(int minor) {
+    std::string info;
+    const std::regex model(R"(Model:\s*(.*\S))");
+    std::smatch m;
+    if (!driver_gpu_dir(minor, &info).empty() && std::regex_search(info, m, model)) return m[1];
     return "GPU " + std::to_string(minor);
 }
 
@@ -332,16 +346,8 @@ void Workers::run(const std::string& name, int gpu) {
 }
 
 std::string worker_gpu_lock(int minor) {
-    // The driver names each GPU's PCI address in /proc/driver/nvidia/gpus/<address>/information.
-    std::error_code ec;
-    const std::regex dev(R"(Device Minor:\s*([0-9]+))");
-    for (const auto& e : fs::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
-        const std::string info = read_all(e.path() / "information");
-        std::smatch d;
-        if (std::regex_search(info, d, dev) && std::stoi(d[1]) == minor)
-            if (std::string lock = grading::gpu_lock_for_bus_id(e.path().filename().string()); !lock.empty()) return lock;
-    }
-    return "/tmp/course-grader-gpu-" + std::to_string(minor) + ".lock";
+    const std::string lock = grading::gpu_lock_for_bus_id(driver_gpu_dir(minor).filename().string());
+    return lock.empty() ? "/tmp/course-grader-gpu-" + std::to_string(minor) + ".lock" : lock;
 }
 
 std::vector<std::string> grader_command(const WorkerOptions& o, const std::string& job_dir, const std::vector<std::string>& labs,

@@ -81,7 +81,7 @@ inline void judge_timed_technique(const timed_counters::Totals& t) {
         return;
     }
     if (t.windows <= 0) return;
-    if (!(t.sm_active_cycles > 0)) {
+    if (!t.counted_work()) {
         note("the GPU's performance monitors counted no work while your timed calls ran (another profiler may have "
              "held them): the technique of the timed calls is not judged");
         return;

@@ -49,6 +49,9 @@ struct Totals {
         overhead_ms += o.overhead_ms;
         return *this;
     }
+    /// @brief Whether the monitors counted any work in these windows: windows that counted no busy SM cycle
+    /// while calls were timed were not counted (another profiler held the monitors) and judge nothing.
+    bool counted_work() const { return sm_active_cycles > 0; }
     /// @brief Shared-memory load wavefronts for each SM cycle with work: the share of the busy time the
     /// shared-memory pipe was serving loads (about 1 for a kernel bound by its shared loads).
     double shared_load_share() const { return sm_active_cycles > 0 ? shared_load_wavefronts / sm_active_cycles : 0; }

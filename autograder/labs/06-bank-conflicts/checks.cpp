@@ -500,7 +500,7 @@ void judge_timed_loads(const Curve& c) {
     // Monitors that counted no busy cycle at some stride while its batches were timed did not count (another
     // profiler held them meanwhile, or they were left stuck): nothing is judged on them, either way.
     for (const auto& t : c.counters)
-        if (t.windows > 0 && !(t.sm_active_cycles > 0)) {
+        if (t.windows > 0 && !t.counted_work()) {
             grading::note("the GPU's performance monitors counted no work while your timed calls ran (another profiler "
                           "may have held them): the shared loads of the timed calls are not judged");
             return;
