@@ -2,7 +2,7 @@
 # Validates the whole course on a machine with an NVIDIA GPU, in one go:
 # build, the full test suite (GPU tests included), the reference solutions graded (all must pass),
 # the starters graded (all must fail), a build for another architecture refused with exit 78,
-# and the timings. Logs go to $OUT (or build-gpu/validation).
+# and the timings. Logs go to build-gpu/validation, or with $OUT set to one archive, $OUT/validation.tgz.
 #
 #   bash .ci/gpu-validate.sh [extra cmake -D options]
 #
@@ -20,8 +20,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
-LOGS=${OUT:-$BUILD/validation}
+LOGS=${OUT:+$OUT/validation}
+LOGS=${LOGS:-$BUILD/validation}
 mkdir -p "$LOGS"
+# On the device machine only a few files of $OUT come back: the logs travel as one archive.
+[[ -n ${OUT:-} ]] && trap 'tar czf "$OUT/validation.tgz" -C "$OUT" validation && rm -rf "$LOGS"' EXIT
 extra=()
 source .ci/debs-prefix.sh "$PWD/$BUILD-deps"
 command -v jsonschema > /dev/null || extra+=(-DCOURSE_REPORT_SCHEMA_TESTS=OFF)

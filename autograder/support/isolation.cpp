@@ -558,16 +558,19 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     // The calls of a batch of contender c, and the input slot of its call i.
     const auto calls_of = [&](std::size_t c) { return contenders[c].calls > 0 ? contenders[c].calls : slots; };
     const auto slot_of = [&](std::size_t c, int i) { return contenders[c].calls > 0 ? 0 : i; };
-    // The monitors sample kSampledRepetitions timed batches of each of the student's contenders, picked at
-    // random (not from anything the student's process can see): every batch is timed alike, and nothing
-    // in the student's process tells a sampled batch from another, so a submission that works otherwise in
-    // some batches is caught in proportion, and one that does in all of them always.
+    // The monitors sample kSampledRepetitions batches of each of the student's contenders, picked at random
+    // (not from anything the student's process can see) among its repetitions: nothing in the student's
+    // process tells a sampled batch from another, so a submission that works otherwise in some batches is
+    // caught in proportion, and one that does in all of them always. The sampled batches are extra ones,
+    // left out of the times: sampling costs the GPU a little, and only the student's batches are sampled.
+    const bool sampling = counted && timed_counters::available();
+    const int rounds = repetitions + (sampling ? kSampledRepetitions : 0);
     std::vector<std::set<int>> sampled_repetitions(contenders.size());
     if (counted) {
         counted->assign(contenders.size(), timed_counters::Totals{});
         std::random_device entropy;
         for (auto& picked : sampled_repetitions) {
-            std::vector<int> order(static_cast<std::size_t>(std::max(repetitions, 0)));
+            std::vector<int> order(static_cast<std::size_t>(std::max(rounds, 0)));
             std::iota(order.begin(), order.end(), 0);
             std::shuffle(order.begin(), order.end(), std::mt19937_64((std::uint64_t(entropy()) << 32) ^ entropy()));
             order.resize(std::min<std::size_t>(order.size(), kSampledRepetitions));
@@ -575,7 +578,13 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         }
     }
     int repetition = -1;  // the repetition being run (-1: a warm-up)
+    // Whether contender c's batch in the repetition being run is one the monitors sample (not timed).
+    const auto sampled_now = [&](std::size_t c) {
+        return sampling && repetition >= 0 && contenders[c].host == Host::Student &&
+               sampled_repetitions[c].count(repetition) > 0;
+    };
     auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms) {
+        const bool counted_batch = ms && sampled_now(c);
         const Contender& k = contenders[c];
         const int calls = calls_of(c);
         // Each batch starts with both hosts stopped (SIGSTOP, each its whole process group): no thread of the
@@ -608,9 +617,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // The monitors sample the student's timed batches (not the warm-up's), from here to after the clock
         // stopped: starting and stopping them is outside the timed interval.
         std::optional<timed_counters::Window> window;
-        if (counted && ms && k.host == Host::Student && timed_counters::available() &&
-            sampled_repetitions[c].count(repetition))
-            window.emplace();
+        if (counted_batch) window.emplace();
         const auto t0 = clock::now();
         std::vector<double> gpu;
         {
@@ -639,12 +646,14 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr, nullptr);
     std::vector<std::vector<double>> samples(contenders.size());
     std::vector<double> overhead;  // host-clock ms beyond the GPU's own, a batch, in the calibrating batches
-    for (int r = 0; r < repetitions; ++r) {
+    for (int r = 0; r < rounds; ++r) {
         repetition = r;
         for (std::size_t c = 0; c < contenders.size(); ++c) {
             double ms = 0.0;
             std::vector<double> gpu;
+            const bool sampled = sampled_now(c);
             run_once(c, &ms, &gpu);
+            if (sampled) continue;  // counted, not timed
             samples[c].push_back(ms);
             if (!contenders[c].calibrates || contenders[c].host != Host::Peers ||
                 gpu.size() != static_cast<std::size_t>(calls_of(c)))

@@ -227,10 +227,12 @@ struct Contender {
 /// @p before_each and @p after_each are called for every call of the batch (contender, slot), before the
 /// batch is sent and after it finished. When an output changes after its sample was taken, its process
 /// returned before its work was done: @p late_output receives the contender's index (first such run only).
-/// With @p counted (one Totals a contender), kSampledRepetitions timed batches of each contender in the
-/// student's host, picked at random, are also sampled by the GPU's performance monitors (timed_counters.hpp), from after the GPU went quiet to after
-/// the clock stopped, and summed into its Totals (calls included); throws timed_counters::CountersTaken
-/// when the monitors, readable at the start, cannot be sampled.
+/// With @p counted (one Totals a contender) and the monitors available, each contender in the student's host
+/// runs kSampledRepetitions batches more, at random places among its @p repetitions and run exactly like
+/// them, that the GPU's performance monitors sample (timed_counters.hpp) from after the GPU went quiet to
+/// after the clock stopped; their counts are summed into its Totals (calls included) and their times are
+/// left out (sampling costs the GPU a little, and only the student's batches are sampled). Throws
+/// timed_counters::CountersTaken when the monitors, readable at the start, cannot be sampled.
 std::vector<std::vector<double>> time_across(const std::vector<Contender>& contenders, int slots, int warmup,
                                              int repetitions,
                                              const std::function<void(std::size_t, int)>& before_each,

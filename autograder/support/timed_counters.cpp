@@ -40,6 +40,7 @@ const char* const kMetrics[] = {
 };
 constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
 constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
+constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
 constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
 
 struct State {
@@ -252,6 +253,10 @@ Window::Window() {
     if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
     running_ = true;
+    // A window's first sample holds what the counters counted before it started too (the check program's
+    // own work on the inputs, right before the batch: measured on an H100, all of it lands there). So the
+    // batch starts only after that sample has ended, and stop() leaves the first sample out.
+    std::this_thread::sleep_for(std::chrono::nanoseconds(kLeadSamples * kIntervalNs));
     start_ms_ = now_ms() - t0;
 }
 
@@ -285,7 +290,7 @@ Totals Window::stop() {
         throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
     double values[kMetricCount];
-    for (std::size_t s = 0; s < info.numCompletedSamples; ++s) {
+    for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
         CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         eval.pHostObject = g.host;
         eval.pCounterDataImage = g.data.data();

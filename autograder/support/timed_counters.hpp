@@ -79,6 +79,22 @@ inline std::string staged_shortfall(const Totals& t, double loads, double stores
     return text;
 }
 
+/// @brief "" when @p t shows, for each call it held, at least @p per_call shared-memory load wavefronts and
+/// as many store wavefronts (or held no call), else what it shows instead: the test of a reduction whose
+/// blocks combine their warps' partials in shared memory in every call, one that does its work with shuffles
+/// and global atomics alone showing none.
+inline std::string combined_shortfall(const Totals& t, double per_call) {
+    if (!(t.calls > 0)) return "";
+    const double ld = t.shared_load_wavefronts / t.calls, st = t.shared_store_wavefronts / t.calls;
+    if (ld >= per_call && st >= per_call) return "";
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "shared-memory wavefronts for each call: %.1f loads, %.1f stores; a reduction whose blocks combine their "
+                  "warps' partials in shared memory shows at least %.0f of each: the timed calls did not",
+                  ld, st, per_call);
+    return text;
+}
+
 /// @brief Thrown by Window when the counters, readable at the start, cannot be sampled now: another
 /// process holds the GPU's performance monitors.
 struct CountersTaken : std::runtime_error {

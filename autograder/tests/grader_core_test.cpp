@@ -334,3 +334,28 @@ TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-
     // No memory instruction counted: nothing to judge, never a failure.
     CHECK(timed_counters::staged_shortfall(timed_counters::Totals{}, 0.25, 0.0) == "");
 }
+
+TEST_CASE("the reductions' timed test: partials combined in shared memory in every call, per call") {
+    timed_counters::Totals t;
+    t.calls = 8;
+    t.shared_store_wavefronts = 8 * 8448;  // Lab 01's reference: 1056 blocks of 8 warps a call
+    t.shared_load_wavefronts = 8 * 1056;
+    CHECK(timed_counters::combined_shortfall(t, 33) == "");
+    // Shuffles and global atomics alone: nothing in shared memory.
+    timed_counters::Totals none = t;
+    none.shared_store_wavefronts = none.shared_load_wavefronts = 0;
+    CHECK(timed_counters::combined_shortfall(none, 33).find("0.0 loads, 0.0 stores") != std::string::npos);
+    // Token stores by idle warps, never loaded back.
+    timed_counters::Totals stores_only = t;
+    stores_only.shared_load_wavefronts = 0;
+    const std::string why = timed_counters::combined_shortfall(stores_only, 33);
+    CHECK(why.find("0.0 loads, 8448.0 stores") != std::string::npos);
+    CHECK(why.find("at least 33 of each") != std::string::npos);
+    // A sum of windows per call: twice the calls, half the figure.
+    timed_counters::Totals sum = t;
+    sum += t;
+    CHECK(sum.calls == 16);
+    CHECK(timed_counters::combined_shortfall(sum, 1056) == "");
+    CHECK(timed_counters::combined_shortfall(sum, 1057) != "");
+    CHECK(timed_counters::combined_shortfall(timed_counters::Totals{}, 33) == "");  // no call: nothing judged
+}
