@@ -95,6 +95,22 @@ inline std::string combined_shortfall(const Totals& t, double per_call) {
     return text;
 }
 
+/// @brief "" when @p t shows, for each call it held, at most @p factor times @p conflict_free shared-memory
+/// load wavefronts and as many store wavefronts (or held no call), else what it shows instead: the test of
+/// a tile read and written without bank conflicts, @p conflict_free being what a call needs at one
+/// wavefront for every 32 words.
+inline std::string conflicted_excess(const Totals& t, double conflict_free, double factor) {
+    if (!(t.calls > 0) || !(conflict_free > 0)) return "";
+    const double ld = t.shared_load_wavefronts / t.calls / conflict_free, st = t.shared_store_wavefronts / t.calls / conflict_free;
+    if (ld <= factor && st <= factor) return "";
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%.2fx the shared-memory load wavefronts and %.2fx the store wavefronts a conflict-free tile needs (one "
+                  "for every 32 words) in each call; at most %.2fx: the timed calls' tile has bank conflicts",
+                  ld, st, factor);
+    return text;
+}
+
 /// @brief Thrown by Window when the counters, readable at the start, cannot be sampled now: another
 /// process holds the GPU's performance monitors.
 struct CountersTaken : std::runtime_error {

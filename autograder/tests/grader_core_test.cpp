@@ -335,6 +335,21 @@ TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-
     CHECK(timed_counters::staged_shortfall(timed_counters::Totals{}, 0.25, 0.0) == "");
 }
 
+TEST_CASE("the transpose's timed test: a tile read and written without bank conflicts, per call") {
+    timed_counters::Totals t;
+    t.calls = 24;
+    t.shared_load_wavefronts = 5.092e7;  // Lab 04's reference on an H100: 8192 x 8192 a call
+    t.shared_store_wavefronts = 5.069e7;
+    const double free = 8192.0 * 8192.0 / 32;
+    CHECK(timed_counters::conflicted_excess(t, free, 1.4) == "");
+    timed_counters::Totals unpadded = t;
+    unpadded.shared_load_wavefronts = 1.106e8;  // the tile unpadded in the timed calls
+    const std::string why = timed_counters::conflicted_excess(unpadded, free, 1.4);
+    CHECK(why.find("2.20x the shared-memory load wavefronts and 1.01x the store") != std::string::npos);
+    CHECK(why.find("at most 1.40x") != std::string::npos);
+    CHECK(timed_counters::conflicted_excess(timed_counters::Totals{}, free, 1.4) == "");
+}
+
 TEST_CASE("the reductions' timed test: partials combined in shared memory in every call, per call") {
     timed_counters::Totals t;
     t.calls = 8;

@@ -318,12 +318,16 @@ std::string report(const std::vector<Launch>& launches) {
     for (std::size_t i = 0; i < metrics.size(); ++i) out += ",\"\"";
     out += "\n";
     int id = 0;
+    bool first_probe = true;
     for (const auto& l : launches) {
         std::map<std::string, double> m = l.m;
         std::string name = l.kernel;
-        // The lab's code runs in its launch host; the grader's kernels in the check program.
+        // The lab's code runs in its launch host; the grader's kernels in the check program, but for the
+        // probes after the first: the launch host runs those, after each call.
         std::string process = name.rfind("_ZN5lab01", 0) == 0 || name.rfind("_ZN3cub", 0) == 0 ? "lab01_solution_host"
                                                                                             : "lab01_solution";
+        if (name == "probe" && !first_probe) process = "lab01_solution_host";
+        if (name == "probe") first_probe = false;
         if (name == "probe") {
             name = "_ZN7grading26course_bank_conflict_probeEPf";
             m = {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 4096},
@@ -390,6 +394,29 @@ TEST_CASE("shared-memory use: a block reduction through shared memory passes, at
     CHECK(c.notes[1].find("2 launch(es)") != std::string::npos);
 }
 
+TEST_CASE("shared-memory use: ncu may list the launch host's launches before the check program's") {
+    const std::string listed = report({{"probe"},
+                                       reduction(kBlockSum, 8192, 1024, 8192),
+                                       {"probe"},
+                                       reduction(kBlockSum, 65536, 8192, 65536),
+                                       {"probe"}});
+    // The check program's rows (its probe, the first) moved after the launch host's, each process's kept in order.
+    std::istringstream lines(listed);
+    std::string head, check_rows, host_rows;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("\"lab01_solution\"") != std::string::npos) check_rows += line + "\n";
+        else if (line.find("\"lab01_solution_host\"") != std::string::npos) host_rows += line + "\n";
+        else head += line + "\n";
+    }
+    REQUIRE(!check_rows.empty());
+    REQUIRE(!host_rows.empty());
+    const CheckResult c =
+        judge_shared_use(lab01_item(), run(head + host_rows + check_rows, 0, profile_records({kSmall, kBench})), kKey, 60, "lab01");
+    CHECK(c.passed());
+    REQUIRE(c.notes.size() == 2);
+    CHECK(c.notes[0].find(kSmall) == 0);
+}
+
 TEST_CASE("shared-memory use: warps combined through global memory, or a token __shared__, fail as technique_not_used") {
     // Shuffles within each warp, then one atomic a warp, with a token shared store a block.
     CheckResult c = judge_launches({{"probe"},
@@ -433,10 +460,19 @@ TEST_CASE("shared-memory use: a call with no launch of the lab's, or probes the 
     CHECK(c.cls == Failure::GraderIntegrity);
     c = judge_launches({{"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"}, {"probe"}, reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
     CHECK(c.cls == Failure::GraderIntegrity);
-    // A launch of the lab's process before the grader's first probe, or outside the lab's namespace.
-    c = judge_launches({reduction(kBlockSum, 8, 1, 8), {"probe"}, reduction(kBlockSum, 8192, 1024, 8192), {"probe"},
-                        reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    // A launch of the lab's before the grader's first probe, where the lab's code runs in the check program:
+    // the listing of one process is in launch order. (A launch host's launches are listed as a whole, apart
+    // from the check program's: each is counted in the call it belongs to.)
+    const std::string early = report({reduction(kBlockSum, 8, 1, 8), {"probe"}, reduction(kBlockSum, 8192, 1024, 8192),
+                                      {"probe"}, reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
+    c = judge_shared_use(lab01_item(),
+                         run(std::regex_replace(early, std::regex("lab01_solution_host"), "lab01_solution"), 0,
+                             profile_records({kSmall, kBench})),
+                         kKey, 60, "lab01");
     CHECK(c.cls == Failure::GraderIntegrity);
+    CHECK(c.message.find("a kernel ran before the grader's probe") != std::string::npos);
+    c = judge_shared_use(lab01_item(), run(early, 0, profile_records({kSmall, kBench})), kKey, 60, "lab01");
+    CHECK(c.passed());
     c = judge_launches({{"probe"}, reduction("_ZN3cub6kernelEv", 8192, 1024, 8192), {"probe"},
                         reduction(kBlockSum, 65536, 8192, 65536), {"probe"}});
     CHECK(c.cls == Failure::GraderIntegrity);

@@ -11,6 +11,7 @@
 // What should catch it: the shared-memory-use check (Nsight Compute), if its ratios counted working warps
 // (warps that loaded input) rather than warps launched; today it counts launched warps, so this passes.
 // Expected: technique_not_used (only the Nsight Compute item could see it).
+// Caught by the timed calls' counters (reduction_bench.hpp): no shared-memory load in them at all.
 
 // BEGIN STUDENT REGION block_sum_kernel
     __shared__ float seen[4];  // BUG (technique): a token; no partial sum ever meets another in it

@@ -11,6 +11,7 @@
 // right maximum, so a mixed launch is right too. Unlike a host static, nothing in the launcher changes.
 // What should catch it: the shared-memory-use check, if the profiled calls were not the first ones of a
 // process (a random number of unprofiled calls before them). Expected: technique_not_used (Nsight Compute).
+// Caught by the timed calls' counters (reduction_bench.hpp): its timed calls load nothing from shared memory.
 
 // BEGIN STUDENT REGION block_max_kernel
     static unsigned launches = 0;  // device memory: launches of this kernel in this process so far

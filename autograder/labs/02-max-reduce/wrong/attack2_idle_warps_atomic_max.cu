@@ -8,6 +8,7 @@
 // 16 blocks of 128 threads an SM give 16 working warps with 128 bytes in flight a lane, for the speed checks.
 // What should catch it: the shared-memory-use check if it judged warps that did work (loaded input) or
 // blocks, not warps launched; today it counts launched warps. Expected: technique_not_used (Nsight Compute).
+// Caught by the timed calls' counters (reduction_bench.hpp): no shared-memory load in them at all.
 
 // BEGIN STUDENT REGION block_max_kernel
     __shared__ float seen[4];  // BUG (technique): a token; no maximum ever meets another in it

@@ -10,6 +10,8 @@
 // What should catch it: the bank-conflict check, if the calls it profiles were not the first of their
 // process (e.g. an unpredictable number of unprofiled batches before the profiled one). Expected:
 // technique_not_used (the bank-conflict item; skipped where ncu cannot read the counters).
+// Caught by the timed calls' counters (Lab 04's checks.cpp): its timed calls' tile needs more wavefronts than a
+// conflict-free one.
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     __shared__ float tile[kTile * (kTile + 2)];       // room for a [32][34] tile
