@@ -9,6 +9,10 @@
 //   course-server --db class.sqlite --tokens tokens.csv --listen 127.0.0.1:8080 [--allow-no-gpu] [--workers N]
 //       serves the API (api.hpp) and the web pages (pages.hpp), keeps everything in the SQLite database,
 //       grades with one worker a GPU
+//   course-server --db postgresql://... --tokens tokens.csv --listen ... [--workers 0]
+//   course-server worker --db postgresql://... [--allow-no-gpu]
+//       several GPU hosts: the server and the workers of every host share one PostgreSQL database as their
+//       queue; `worker` grades on this host's GPUs and serves nothing
 //
 // Plain HTTP is served on loopback only, unless --allow-remote-http says a TLS reverse proxy is in front.
 // Exit status: 0 stopped by SIGINT or SIGTERM; 1 could not start; 2 bad command line.
@@ -190,13 +194,19 @@ int main(int argc, char** argv) {
     tokens_cmd->add_option("--out", tokens_out, "the tokens file to write (hashes only)")->required();
     tokens_cmd->add_flag("--force", force, "replace an existing tokens file (every earlier token stops working)");
 
-    app.add_option("--db", db, "the SQLite database (made when missing)");
+    app.add_option("--db", db, "the SQLite database (made when missing), or postgresql://USER@HOST/DB, which the workers "
+                               "of other hosts (course-server worker) share");
+    double lease_s = 60;
+    app.add_option("--lease", lease_s, "with PostgreSQL: seconds a worker's claim lasts unless renewed (every third of "
+                                       "it): a host lost for longer gives its submission back to the queue")
+        ->check(CLI::Range(2.0, 3600.0));
     app.add_option("--tokens", tokens_path, "the tokens file made by 'course-server tokens'");
     app.add_option("--listen", listen, "HOST:PORT to serve on (port 0: any free port, printed)");
     app.add_flag("--allow-remote-http", allow_remote_http,
                  "serve plain HTTP on an address other than loopback (only behind a TLS reverse proxy)");
     app.add_flag("--allow-no-gpu", allow_no_gpu, "without a GPU, workers build and audit only (grade --allow-no-gpu)");
-    app.add_option("--workers", cpu_workers, "workers without a GPU (with GPUs: one a GPU)")->check(CLI::Range(1, 64));
+    app.add_option("--workers", cpu_workers, "workers without a GPU (with GPUs: one a GPU); 0 with PostgreSQL: none here, "
+                                             "the workers run on the GPU hosts")->check(CLI::Range(0, 64));
     app.add_option("--grade", wo.grade, "the grader program");
     app.add_option("--build-dir", wo.build_dir, "the grader's build folder");
     app.add_option("--course", wo.course_dir, "the course's source folder (read-only in the sandbox)");
@@ -226,6 +236,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> probe_command;
     sandbox_cmd->add_option("--labs", probe_labs, "a submission folder (NN-name/*.cu) copied into the grading's labs/");
     sandbox_cmd->add_option("command", probe_command, "what to run instead of the grader");
+    auto* worker_cmd = app.add_subcommand("worker", "grade on this host's GPUs, for a server whose --db is the same "
+                                                    "PostgreSQL database; serves nothing (the options above apply)");
+    worker_cmd->fallthrough();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -264,18 +277,37 @@ int main(int argc, char** argv) {
         }
         return sandbox_run(wo, probe_labs, probe_command);
     }
-    if (db.empty() || tokens_path.empty()) return usage("--db and --tokens are needed (course-server --help)");
-    const auto colon = listen.rfind(':');
-    const std::string host = colon == std::string::npos ? "" : listen.substr(0, colon);
+    const bool worker_only = worker_cmd->parsed();
+    if (worker_only) {
+        if (!is_postgres_url(db))
+            return usage("worker needs --db postgresql://... (the database the server and every host's workers share)");
+        if (cpu_workers < 1) return usage("worker: --workers must be at least 1");
+        if (scratch.empty()) return usage("worker needs --scratch (a folder of this host's for its gradings)");
+    } else if (db.empty() || tokens_path.empty()) {
+        return usage("--db and --tokens are needed (course-server --help)");
+    }
+    if (cpu_workers == 0 && !is_postgres_url(db))
+        return usage("--workers 0 (no worker on this host) needs --db postgresql://..., which workers of other hosts share");
+    std::string host;
     int port = -1;
-    try {
-        port = std::stoi(listen.substr(colon + 1));
-    } catch (const std::exception&) {}
-    if (host.empty() || port < 0 || port > 65535) return usage("--listen takes HOST:PORT, e.g. 127.0.0.1:8080");
-    if (!is_loopback(host) && !allow_remote_http)
-        return usage("refusing plain HTTP on " + host + ": tokens would cross the network in clear. Serve on loopback behind "
-                     "a TLS reverse proxy (the instructors' page shows one), and pass --allow-remote-http only then");
+    if (!worker_only) {
+        const auto colon = listen.rfind(':');
+        host = colon == std::string::npos ? "" : listen.substr(0, colon);
+        try {
+            port = std::stoi(listen.substr(colon + 1));
+        } catch (const std::exception&) {}
+        if (host.empty() || port < 0 || port > 65535) return usage("--listen takes HOST:PORT, e.g. 127.0.0.1:8080");
+        if (!is_loopback(host) && !allow_remote_http)
+            return usage("refusing plain HTTP on " + host + ": tokens would cross the network in clear. Serve on loopback behind "
+                         "a TLS reverse proxy (the instructors' page shows one), and pass --allow-remote-http only then");
+    }
     if (scratch.empty()) scratch = db + ".work";
+    wo.renew_s = lease_s / 3;
+    if (worker_only) {
+        char name[256] = {};
+        ::gethostname(name, sizeof name - 1);
+        wo.name_prefix = std::string(name) + "." + std::to_string(::getpid()) + "/";
+    }
     wo.scratch = fs::absolute(scratch).string();
     wo.build_dir = fs::absolute(wo.build_dir).string();
     wo.course_dir = fs::absolute(wo.course_dir).string();
@@ -297,16 +329,17 @@ int main(int argc, char** argv) {
         std::cerr << "course-server: WARNING: --sandbox none: students' code runs with the server's rights\n";
     }
     // The sandbox shows the course and the build folder: the class's data must lie elsewhere.
-    for (const auto& [what, p] : {std::pair<std::string, std::string>{"--db", db}, {"--tokens", tokens_path}, {"--scratch", scratch}})
+    for (const auto& [what, p] : {std::pair<std::string, std::string>{"--db", is_postgres_url(db) ? "" : db},
+                                  {"--tokens", tokens_path}, {"--scratch", scratch}})
         for (const auto& shown : {wo.course_dir, wo.build_dir})
-            if (inside(p, shown))
+            if (!p.empty() && inside(p, shown))
                 return usage(what + " " + p + " lies inside " + shown + ", which gradings can see: keep the class's data outside it");
 
     std::vector<Identity> ids;
     std::vector<LabSource> catalog;
     grading::Rubric rubric;
     try {
-        ids = read_tokens(tokens_path);
+        if (!worker_only) ids = read_tokens(tokens_path);
         rubric = grading::load_rubric(rubric_dir);
         catalog = lab_catalog(rubric_dir, course_labs);
     } catch (const std::exception& e) {
@@ -315,7 +348,7 @@ int main(int argc, char** argv) {
     }
     if (!fs::exists(wo.grade)) return usage("no grader at " + wo.grade + " (build it: cmake --build BUILD --target grade)");
     const std::vector<int> gpus = visible_gpus();
-    if (gpus.empty() && !allow_no_gpu)
+    if (gpus.empty() && !allow_no_gpu && cpu_workers > 0)
         return usage("no GPU here (/dev/nvidia*): --allow-no-gpu starts workers that build and audit only");
     fs::create_directories(wo.scratch);
 
@@ -329,7 +362,7 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<Store> store;
     try {
-        store = std::make_unique<Store>(db);
+        store = open_store(db, lease_s);
         if (const int n = store->recover(wo.max_attempts))
             std::cerr << "course-server: " << n << " submission(s) were being graded when the server last stopped\n";
     } catch (const std::exception& e) {
@@ -356,11 +389,24 @@ int main(int argc, char** argv) {
     }
     std::cerr << "course-server: limits of a grading: " << limits_at_start(wo) << "\n";
 
+    if (worker_only) {
+        // No server here: the workers grade what the shared database queues, until SIGINT or SIGTERM.
+        Workers workers(*store, wo, gpus, cpu_workers);
+        std::cerr << "course-server worker: " << workers.info().size() << (gpus.empty() ? " build-only" : " GPU")
+                  << " worker(s) on the shared database" << (wo.sandbox ? ", gradings sandboxed by bubblewrap" : ", gradings NOT sandboxed")
+                  << "\n";
+        std::cout << "worker ready" << std::endl;
+        int sig = 0;
+        sigwait(&stop_signals, &sig);
+        std::cerr << "course-server worker: stopping (gradings in progress go back to the queue)\n";
+        workers.stop();
+        return 0;
+    }
     httplib::Server server;
     server.new_task_queue = [] { return new httplib::ThreadPool(16); };
     server.set_read_timeout(30, 0);
     const TokenTable tokens(ids);
-    Workers workers(*store, wo, gpus, cpu_workers);
+    Workers workers(*store, wo, cpu_workers == 0 ? std::vector<int>{} : gpus, cpu_workers);
     add_routes(server, *store, tokens, catalog, rubric, workers, ao);
     add_pages(server, *store, tokens, catalog, rubric, workers, ao, po);
     if (port == 0) port = server.bind_to_any_port(host);
@@ -377,7 +423,9 @@ int main(int argc, char** argv) {
         server.stop();
     });
     std::cerr << "course-server: " << ids.size() << " tokens, " << catalog.size() << " labs, "
-              << (gpus.empty() ? std::to_string(cpu_workers) + " build-only worker(s)" : std::to_string(gpus.size()) + " GPU worker(s)")
+              << (cpu_workers == 0 ? std::string("no worker here (the GPU hosts' course-server worker grade)")
+                  : gpus.empty()   ? std::to_string(cpu_workers) + " build-only worker(s)"
+                                   : std::to_string(gpus.size()) + " GPU worker(s)")
               << (wo.sandbox ? ", gradings sandboxed by bubblewrap" : ", gradings NOT sandboxed") << "\n";
     std::cout << "listening on http://" << host << ":" << port << std::endl;
     server.listen_after_bind();

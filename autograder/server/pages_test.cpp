@@ -64,7 +64,7 @@ std::string results_json(const std::vector<LabResult>& labs) {
 TEST_CASE("a session is found by its id's hash until it expires or ends") {
     const fs::path db = fs::temp_directory_path() / ("pages-sessions-" + make_token().substr(0, 8) + ".sqlite");
     {
-        Store s(db.string());
+        SqliteStore s(db.string());
         const std::string id = make_token(), old = make_token();
         s.add_session(sha256_hex(id), "ada", now_s() + 60);
         s.add_session(sha256_hex(old), "bob", now_s() - 1);
@@ -81,7 +81,7 @@ TEST_CASE("a session is found by its id's hash until it expires or ends") {
 TEST_CASE("a result keeps its report.html, which only its student (or the instructor) gets") {
     const fs::path db = fs::temp_directory_path() / ("pages-report-" + make_token().substr(0, 8) + ".sqlite");
     {
-        Store s(db.string());
+        SqliteStore s(db.string());
         Upload up;
         up.content_hash = "h";
         const long long id = s.submit("ada", up, 10).id;
@@ -123,7 +123,7 @@ TEST_CASE("the ranking takes each student's best correct figure against the libr
 
     const fs::path db = fs::temp_directory_path() / ("pages-ranking-" + make_token().substr(0, 8) + ".sqlite");
     {
-        Store s(db.string());
+        SqliteStore s(db.string());
         CHECK(s.set_ranked("ada", std::string("Amber Otter 12")));
         CHECK_FALSE(s.set_ranked("bob", std::string("Amber Otter 12")));  // taken
         CHECK(s.pseudonym("ada") == std::string("Amber Otter 12"));

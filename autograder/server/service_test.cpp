@@ -108,7 +108,7 @@ TEST_CASE("an upload takes only the labs' own source files, as UTF-8 text") {
 
 TEST_CASE("the store keeps a retry once, one queued submission a lab, and the hourly limit") {
     TempDb d;
-    Store s(d.path());
+    SqliteStore s(d.path());
     const auto a = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
     CHECK(a.kind == SubmitOutcome::Kind::Stored);
     const auto again = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
@@ -132,14 +132,14 @@ TEST_CASE("the store keeps a retry once, one queued submission a lab, and the ho
     CHECK(c.kind == SubmitOutcome::Kind::Stored);
 }
 
-TEST_CASE("a submission is finished once, by its current claim only; two interruptions leave it not graded") {
+TEST_CASE("a submission is finished (and its claim renewed) by its current claim only; two interruptions leave it not graded") {
     TempDb d;
     const long long id = [&] {
-        Store s(d.path());
+        SqliteStore s(d.path());
         return s.submit("ada", upload({{"sum_reduction.cu", "x"}}), 10).id;
     }();
     {
-        Store s(d.path());
+        SqliteStore s(d.path());
         const auto j1 = s.claim("w1");
         REQUIRE(j1);
         CHECK(j1->id == id);
@@ -147,11 +147,13 @@ TEST_CASE("a submission is finished once, by its current claim only; two interru
         CHECK_FALSE(s.claim("w2"));  // nothing else queued
         // The server stops here without a word: the next start finds the claim.
     }
-    Store s(d.path());
+    SqliteStore s(d.path());
     CHECK(s.recover(2) == 1);
     auto j2 = s.claim("w2");
     REQUIRE(j2);
     CHECK(j2->attempt == 2);
+    CHECK(s.renew(id, j2->claim));           // still this worker's
+    CHECK_FALSE(s.renew(id, "w1:1:stale"));  // the claim a restart took back
     CHECK_FALSE(s.finish(id, "w1:1:stale", 0, "out", ""));
     CHECK(s.finish(id, j2->claim, 1, "table", ""));
     CHECK_FALSE(s.finish(id, j2->claim, 1, "table", ""));
@@ -160,6 +162,7 @@ TEST_CASE("a submission is finished once, by its current claim only; two interru
     CHECK(v["exit_code"] == 1);
     CHECK(v["attempt_log"].size() == 2);
     CHECK(v["attempt_log"][1]["outcome"] == "graded");
+    CHECK_FALSE(s.renew(id, j2->claim));  // finished: nothing left to renew
 
     const long long other = s.submit("bob", upload({{"sum_reduction.cu", "y"}}), 10).id;
     auto k1 = s.claim("w1");
@@ -210,7 +213,7 @@ TEST_CASE("a forwarder's token is stored with its role, and only the roster's st
 
 TEST_CASE("the same files after a submission was not graded are a new try, not the old failure") {
     TempDb d;
-    Store s(d.path());
+    SqliteStore s(d.path());
     const auto files = upload({{"sum_reduction.cu", "v1"}});
     const long long first = s.submit("ada", files, 10).id;
     for (int i = 0; i < 2; ++i) {

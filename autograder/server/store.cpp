@@ -133,7 +133,7 @@ CREATE TABLE IF NOT EXISTS ranking (
 nlohmann::json nullable_text(const Stmt& s, int col) { return s.null(col) ? nlohmann::json() : nlohmann::json(s.text(col)); }
 }  // namespace
 
-Store::Store(const std::string& path) {
+SqliteStore::SqliteStore(const std::string& path) {
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
         SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -150,9 +150,9 @@ Store::Store(const std::string& path) {
     if (has_report.integer(0) == 0) exec(db_, "ALTER TABLE submissions ADD COLUMN report_html TEXT");
 }
 
-Store::~Store() { sqlite3_close(db_); }
+SqliteStore::~SqliteStore() { sqlite3_close(db_); }
 
-SubmitOutcome Store::submit(const std::string& student, const Upload& up, int per_hour) {
+SubmitOutcome SqliteStore::submit(const std::string& student, const Upload& up, int per_hour) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     {
@@ -188,7 +188,7 @@ SubmitOutcome Store::submit(const std::string& student, const Upload& up, int pe
     return {SubmitOutcome::Kind::Stored, id};
 }
 
-std::optional<Job> Store::claim(const std::string& worker) {
+std::optional<Job> SqliteStore::claim(const std::string& worker) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     Job job;
@@ -212,13 +212,21 @@ std::optional<Job> Store::claim(const std::string& worker) {
     return job;
 }
 
-void Store::set_grading(long long id, const std::string& claim) {
+// One host: its claims need no lease (those left when the server stopped are recovered at its start).
+bool SqliteStore::renew(long long id, const std::string& claim) {
+    std::lock_guard<std::mutex> lock(m_);
+    Stmt s(db_, "SELECT 1 FROM submissions WHERE id = ? AND claim = ? AND state IN ('building', 'grading')");
+    s.bind(id).bind(claim);
+    return s.step();
+}
+
+void SqliteStore::set_grading(long long id, const std::string& claim) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "UPDATE submissions SET state = 'grading' WHERE id = ? AND claim = ? AND state = 'building'");
     s.bind(id).bind(claim).run();
 }
 
-bool Store::finish(long long id, const std::string& claim, int exit_code, const std::string& output,
+bool SqliteStore::finish(long long id, const std::string& claim, int exit_code, const std::string& output,
                    const std::string& results_json, const std::string& report_html) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
@@ -233,7 +241,7 @@ bool Store::finish(long long id, const std::string& claim, int exit_code, const 
     return true;
 }
 
-void Store::interrupted(long long id, const std::string& claim, const std::string& reason, int max_attempts) {
+void SqliteStore::interrupted(long long id, const std::string& claim, const std::string& reason, int max_attempts) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     Stmt a(db_, "UPDATE attempts SET ended = ?, outcome = ? WHERE submission = ? AND attempt = "
@@ -248,7 +256,7 @@ void Store::interrupted(long long id, const std::string& claim, const std::strin
     t.commit();
 }
 
-void Store::release(long long id, const std::string& claim) {
+void SqliteStore::release(long long id, const std::string& claim) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     Stmt a(db_, "DELETE FROM attempts WHERE submission = ? AND attempt = (SELECT attempts FROM submissions WHERE id = ? AND claim = ?)");
@@ -258,7 +266,7 @@ void Store::release(long long id, const std::string& claim) {
     t.commit();
 }
 
-int Store::recover(int max_attempts) {
+int SqliteStore::recover(int max_attempts) {
     std::vector<std::pair<long long, std::string>> left;
     {
         std::lock_guard<std::mutex> lock(m_);
@@ -270,7 +278,7 @@ int Store::recover(int max_attempts) {
     return static_cast<int>(left.size());
 }
 
-std::optional<nlohmann::json> Store::submission(long long id, const std::optional<std::string>& student) {
+std::optional<nlohmann::json> SqliteStore::submission(long long id, const std::optional<std::string>& student) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT student, state, created, finished, attempts, exit_code, output, results_json, reason, "
                 "report_html IS NOT NULL FROM submissions WHERE id = ?");
@@ -310,7 +318,7 @@ std::optional<nlohmann::json> Store::submission(long long id, const std::optiona
     return j;
 }
 
-nlohmann::json Store::list(const std::optional<std::string>& student) {
+nlohmann::json SqliteStore::list(const std::optional<std::string>& student) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, student ? "SELECT id, student, state, created, finished, attempts, exit_code, reason FROM submissions "
                           "WHERE student = ? ORDER BY id DESC"
@@ -330,7 +338,7 @@ nlohmann::json Store::list(const std::optional<std::string>& student) {
     return out;
 }
 
-std::vector<GradedLab> Store::latest_graded() {
+std::vector<GradedLab> SqliteStore::latest_graded() {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT s.student, f.lab_id, s.id, s.exit_code, s.output, s.results_json FROM files f "
                 "JOIN submissions s ON s.id = f.submission WHERE s.state = 'done' AND f.replaced_by IS NULL "
@@ -343,7 +351,7 @@ std::vector<GradedLab> Store::latest_graded() {
     return out;
 }
 
-std::optional<std::string> Store::report_html(long long id, const std::optional<std::string>& student) {
+std::optional<std::string> SqliteStore::report_html(long long id, const std::optional<std::string>& student) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT student, report_html FROM submissions WHERE id = ?");
     s.bind(id);
@@ -351,7 +359,7 @@ std::optional<std::string> Store::report_html(long long id, const std::optional<
     return s.text(1);
 }
 
-void Store::add_session(const std::string& id_hash, const std::string& who, double expires) {
+void SqliteStore::add_session(const std::string& id_hash, const std::string& who, double expires) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt old(db_, "DELETE FROM sessions WHERE expires < ?");
     old.bind(now_s()).run();
@@ -359,7 +367,7 @@ void Store::add_session(const std::string& id_hash, const std::string& who, doub
     s.bind(id_hash).bind(who).bind(expires).run();
 }
 
-std::optional<Session> Store::session(const std::string& id_hash) {
+std::optional<Session> SqliteStore::session(const std::string& id_hash) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT who, expires FROM sessions WHERE id_hash = ? AND expires > ?");
     s.bind(id_hash).bind(now_s());
@@ -367,13 +375,13 @@ std::optional<Session> Store::session(const std::string& id_hash) {
     return Session{s.text(0), s.real(1)};
 }
 
-void Store::end_session(const std::string& id_hash) {
+void SqliteStore::end_session(const std::string& id_hash) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "DELETE FROM sessions WHERE id_hash = ?");
     s.bind(id_hash).run();
 }
 
-std::optional<std::string> Store::pseudonym(const std::string& student) {
+std::optional<std::string> SqliteStore::pseudonym(const std::string& student) {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT pseudonym FROM ranking WHERE student = ?");
     s.bind(student);
@@ -381,7 +389,7 @@ std::optional<std::string> Store::pseudonym(const std::string& student) {
     return s.text(0);
 }
 
-bool Store::set_ranked(const std::string& student, const std::optional<std::string>& pseudonym) {
+bool SqliteStore::set_ranked(const std::string& student, const std::optional<std::string>& pseudonym) {
     std::lock_guard<std::mutex> lock(m_);
     Transaction t(db_);
     Stmt out(db_, "DELETE FROM ranking WHERE student = ?");
@@ -397,7 +405,7 @@ bool Store::set_ranked(const std::string& student, const std::optional<std::stri
     return true;
 }
 
-std::vector<RankedResult> Store::ranked_results() {
+std::vector<RankedResult> SqliteStore::ranked_results() {
     std::lock_guard<std::mutex> lock(m_);
     Stmt s(db_, "SELECT s.student, r.pseudonym, s.id, s.results_json FROM submissions s JOIN ranking r ON r.student = s.student "
                 "WHERE s.state = 'done' AND s.results_json IS NOT NULL AND s.results_json != '' ORDER BY s.id");
@@ -406,7 +414,7 @@ std::vector<RankedResult> Store::ranked_results() {
     return out;
 }
 
-std::vector<WorkerRecord> Store::worker_records() {
+std::vector<WorkerRecord> SqliteStore::worker_records() {
     std::lock_guard<std::mutex> lock(m_);
     std::vector<WorkerRecord> out;
     Stmt s(db_, "SELECT worker, SUM(outcome = 'graded'), SUM(outcome LIKE 'interrupted%'), "
@@ -428,6 +436,24 @@ std::vector<WorkerRecord> Store::worker_records() {
             if (w.worker == c.text(0)) w.current = c.integer(1), w.current_student = c.text(2), w.current_state = c.text(3),
                                        w.current_since = c.real(4);
     return out;
+}
+
+bool is_postgres_url(const std::string& db) {
+    return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
+
+// pg_store.cpp, where this build has libpqxx.
+std::unique_ptr<Store> open_pg_store(const std::string& url, double lease_s);
+
+#ifndef COURSE_HAS_PQXX
+std::unique_ptr<Store> open_pg_store(const std::string&, double) {
+    throw std::runtime_error("this course-server was built without PostgreSQL (Debian: libpqxx-dev; then build it again)");
+}
+#endif
+
+std::unique_ptr<Store> open_store(const std::string& db, double lease_s) {
+    if (is_postgres_url(db)) return open_pg_store(db, lease_s);
+    return std::make_unique<SqliteStore>(db);
 }
 
 }  // namespace service

@@ -306,9 +306,11 @@ std::string gpu_model(int minor) {
 Workers::Workers(Store& store, WorkerOptions options, const std::vector<int>& gpus, int cpu_workers)
     : store_(store), o_(std::move(options)), view_made_(o_.shared_built_at) {
     if (!gpus.empty())
-        for (int g : gpus) info_.push_back({"gpu" + std::to_string(g), g, gpu_model(g) + " (/dev/nvidia" + std::to_string(g) + ")"});
+        for (int g : gpus)
+            info_.push_back({o_.name_prefix + "gpu" + std::to_string(g), g, gpu_model(g) + " (/dev/nvidia" + std::to_string(g) + ")"});
     else
-        for (int i = 0; i < cpu_workers; ++i) info_.push_back({"cpu" + std::to_string(i), -1, "none: builds and audits only"});
+        for (int i = 0; i < cpu_workers; ++i)
+            info_.push_back({o_.name_prefix + "cpu" + std::to_string(i), -1, "none: builds and audits only"});
     for (const auto& w : info_) threads_.emplace_back([this, w] { run(w.name, w.gpu); });
 }
 
@@ -550,6 +552,20 @@ void Workers::grade(const Job& job, const std::string& name, int gpu) {
     std::cerr << "course-server: " << name << " grades submission " << job.id << " (attempt " << job.attempt << ")\n";
     std::string output;
     bool grading = false;
+    // The claim's lease is renewed while the grading runs; a claim found no longer this worker's (its
+    // lease ran out and another worker took the submission) stops the grading.
+    auto renewed = std::chrono::steady_clock::now();
+    bool lost = false;
+    const auto keep_claim = [&] {
+        if (std::chrono::steady_clock::now() - renewed < std::chrono::duration<double>(o.renew_s)) return true;
+        renewed = std::chrono::steady_clock::now();
+        try {
+            lost = !store_.renew(job.id, job.claim);
+        } catch (const std::exception& e) {
+            std::cerr << "course-server: " << name << ": renewing the claim of submission " << job.id << ": " << e.what() << "\n";
+        }
+        return !lost;
+    };
     const RunEnd end = run_sandboxed(
         o, dir.string(), gpu, name, grader_command(o, dir.string(), labs, gpu), grading_env(o, dir.string(), gpu),
         [&](const char* data, std::size_t n) {
@@ -560,12 +576,14 @@ void Workers::grade(const Job& job, const std::string& name, int gpu) {
                 store_.set_grading(job.id, job.claim);
             }
         },
-        [&] { return stopping_.load(); });
+        [&] { return stopping_.load() || !keep_claim(); });
     if (output.size() >= kMaxOutput) output += "\n[output cut at 4 MiB]\n";
     const int status = end.status;
 
     if (!end.started) {
         store_.interrupted(job.id, job.claim, "the worker could not start the grader (pipe or fork)", o.max_attempts);
+    } else if (end.stopped && lost) {
+        std::cerr << "course-server: " << name << ": submission " << job.id << " was claimed again after its lease ran out\n";
     } else if (end.stopped) {
         store_.release(job.id, job.claim);
     } else if (end.timed_out) {

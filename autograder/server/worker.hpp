@@ -35,6 +35,8 @@ struct WorkerOptions {
     std::string bwrap = "bwrap";
     double timeout_s = 1800;  ///< a grading's wall-clock limit
     int max_attempts = 2;     ///< interrupted attempts before a submission is not graded
+    double renew_s = 20;      ///< how often a grading renews its claim's lease (Store::renew)
+    std::string name_prefix;  ///< put before each worker's name ("host/": workers of several hosts share a store)
     long memory_mb = 16384;   ///< a grading's memory: its cgroup's limit, else an address-space limit without a GPU
     long max_procs = 512;     ///< a grading's processes: its cgroup's limit, else RLIMIT_NPROC (not for root)
     long max_file_mb = 1024;  ///< the largest file a grading may write
