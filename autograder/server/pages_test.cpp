@@ -19,6 +19,8 @@ using grading::CheckResult;
 using grading::Failure;
 using grading::LabResult;
 
+std::unique_ptr<Store> test_store(const std::string& sqlite_path);  // service_test.cpp
+
 namespace {
 double now_s() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
@@ -64,7 +66,8 @@ std::string results_json(const std::vector<LabResult>& labs) {
 TEST_CASE("a session is found by its id's hash until it expires or ends") {
     const fs::path db = fs::temp_directory_path() / ("pages-sessions-" + make_token().substr(0, 8) + ".sqlite");
     {
-        SqliteStore s(db.string());
+        const auto store = test_store(db.string());
+        Store& s = *store;
         const std::string id = make_token(), old = make_token();
         s.add_session(sha256_hex(id), "ada", now_s() + 60);
         s.add_session(sha256_hex(old), "bob", now_s() - 1);
@@ -81,7 +84,8 @@ TEST_CASE("a session is found by its id's hash until it expires or ends") {
 TEST_CASE("a result keeps its report.html, which only its student (or the instructor) gets") {
     const fs::path db = fs::temp_directory_path() / ("pages-report-" + make_token().substr(0, 8) + ".sqlite");
     {
-        SqliteStore s(db.string());
+        const auto store = test_store(db.string());
+        Store& s = *store;
         Upload up;
         up.content_hash = "h";
         const long long id = s.submit("ada", up, 10).id;
@@ -123,7 +127,8 @@ TEST_CASE("the ranking takes each student's best correct figure against the libr
 
     const fs::path db = fs::temp_directory_path() / ("pages-ranking-" + make_token().substr(0, 8) + ".sqlite");
     {
-        SqliteStore s(db.string());
+        const auto store = test_store(db.string());
+        Store& s = *store;
         CHECK(s.set_ranked("ada", std::string("Amber Otter 12")));
         CHECK_FALSE(s.set_ranked("bob", std::string("Amber Otter 12")));  // taken
         CHECK(s.pseudonym("ada") == std::string("Amber Otter 12"));

@@ -121,13 +121,7 @@ public:
     std::optional<Job> claim(const std::string& worker) override {
         return with_connection([&]() -> std::optional<Job> {
             pqxx::work w(*c_);
-            // Claims whose lease ran out first: each an interrupted attempt (taken row by row, skipping
-            // those another worker is counting now).
-            const auto lost = w.exec(std::string("SELECT id, claim FROM submissions WHERE state IN ('building', 'grading') "
-                                                 "AND lease_until < ") + kNow + " FOR UPDATE SKIP LOCKED");
-            for (const auto& row : lost)
-                interrupt(w, row[0].as<long long>(), text(row[1]),
-                          "its worker stopped renewing its claim (the host stopped, or lost the database)", max_attempts_);
+            take_back_lost(w, max_attempts_);  // claims whose lease ran out first
             const auto next = w.exec("SELECT id, student, attempts FROM submissions WHERE state = 'queued' ORDER BY id "
                                      "LIMIT 1 FOR UPDATE SKIP LOCKED");
             if (next.empty()) {
@@ -219,13 +213,9 @@ public:
         max_attempts_ = max_attempts;
         return with_connection([&] {
             pqxx::work w(*c_);
-            const auto lost = w.exec(std::string("SELECT id, claim FROM submissions WHERE state IN ('building', 'grading') "
-                                                 "AND lease_until < ") + kNow + " FOR UPDATE SKIP LOCKED");
-            for (const auto& row : lost)
-                interrupt(w, row[0].as<long long>(), text(row[1]),
-                          "its worker stopped renewing its claim (the host stopped, or lost the database)", max_attempts);
+            const int lost = take_back_lost(w, max_attempts);
             w.commit();
-            return static_cast<int>(lost.size());
+            return lost;
         });
     }
 
@@ -427,6 +417,17 @@ private:
             connect();
             return f();
         }
+    }
+
+    // Each claim whose lease ran out is an interrupted attempt (taken row by row, skipping those another
+    // worker is counting now). Returns how many.
+    static int take_back_lost(pqxx::work& w, int max_attempts) {
+        const auto lost = w.exec(std::string("SELECT id, claim FROM submissions WHERE state IN ('building', 'grading') AND "
+                                             "lease_until < ") + kNow + " FOR UPDATE SKIP LOCKED");
+        for (const auto& row : lost)
+            interrupt(w, row[0].as<long long>(), text(row[1]),
+                      "its worker stopped renewing its claim (the host stopped, or lost the database)", max_attempts);
+        return static_cast<int>(lost.size());
     }
 
     // The claim @p claim of submission @p id ended without a result: queued again, or not graded after

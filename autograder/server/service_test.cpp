@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -46,6 +47,14 @@ struct TempDb {
     std::string path() const { return (dir / "class.sqlite").string(); }
 };
 }  // namespace
+
+// The store of a store test (here and in pages_test.cpp): the SQLite file @p sqlite_path, or, with
+// COURSE_TEST_POSTGRES set to a database URL, that PostgreSQL database (tests/postgres_test.py runs the store
+// tests so, one empty database a test case).
+std::unique_ptr<Store> test_store(const std::string& sqlite_path) {
+    if (const char* url = std::getenv("COURSE_TEST_POSTGRES")) return open_store(url);
+    return std::make_unique<SqliteStore>(sqlite_path);
+}
 
 TEST_CASE("a token is recognised by its hash alone, and a wrong one is not") {
     const std::string t = make_token();
@@ -108,7 +117,8 @@ TEST_CASE("an upload takes only the labs' own source files, as UTF-8 text") {
 
 TEST_CASE("the store keeps a retry once, one queued submission a lab, and the hourly limit") {
     TempDb d;
-    SqliteStore s(d.path());
+    const auto store = test_store(d.path());
+    Store& s = *store;
     const auto a = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
     CHECK(a.kind == SubmitOutcome::Kind::Stored);
     const auto again = s.submit("ada", upload({{"sum_reduction.cu", "v1"}, {"max_reduce.cu", "v1"}}), 3);
@@ -213,7 +223,8 @@ TEST_CASE("a forwarder's token is stored with its role, and only the roster's st
 
 TEST_CASE("the same files after a submission was not graded are a new try, not the old failure") {
     TempDb d;
-    SqliteStore s(d.path());
+    const auto store = test_store(d.path());
+    Store& s = *store;
     const auto files = upload({{"sum_reduction.cu", "v1"}});
     const long long first = s.submit("ada", files, 10).id;
     for (int i = 0; i < 2; ++i) {

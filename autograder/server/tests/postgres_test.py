@@ -2,7 +2,8 @@
 """The service on several hosts: one PostgreSQL database as the queue of a server without workers and of two
 `course-server worker` processes (two hosts' worth), all started for real on loopback.
 
-    postgres_test.py --server course-server --stub queue_grade_stub.py [--submissions 100] [--keep]
+    postgres_test.py --server course-server --stub queue_grade_stub.py [--units course_service_tests]
+                     [--submissions 100] [--keep]
 
 A PostgreSQL server is made for the test from Debian's packages (initdb, postgres; as nobody when run as
 root, which PostgreSQL refuses). 100 students submit one lab each through the HTTP API; the workers grade
@@ -10,7 +11,8 @@ them with a stand-in for grade (queue_grade_stub.py), which logs each grading's 
 submission takes 4 s: while it is graded, its worker is killed with SIGKILL. Checked: every submission
 ends graded, each exactly once (one attempt 'graded', its result the one its grading wrote), the killed
 worker's submission after its lease ran out (a second attempt, by the other worker), and both workers
-took part. Prints the time the queue took to drain.
+took part. Prints the time the queue took to drain. With --units, the store's own tests
+(course_service_tests) run first on PostgreSQL, each on an empty database.
 """
 import argparse
 import glob
@@ -143,11 +145,35 @@ def log_lines(path):
         return [line.split() for line in f if line.strip()]
 
 
+# The store's own tests (course_service_tests) whose store can be PostgreSQL: each against an empty database.
+STORE_TESTS = [
+    "the store keeps a retry once, one queued submission a lab, and the hourly limit",
+    "the same files after a submission was not graded are a new try, not the old failure",
+    "a session is found by its id's hash until it expires or ends",
+    "a result keeps its report.html, which only its student (or the instructor) gets",
+    "the ranking takes each student's best correct figure against the library, under a pseudonym",
+]
+
+
+def store_tests(pg, url):
+    for k, name in enumerate(STORE_TESTS):
+        db = "units%d" % k
+        subprocess.run([pg_bin("psql"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "course", "-d", "postgres", "-c",
+                        "CREATE DATABASE " + db], check=True, capture_output=True)
+        env = dict(os.environ, COURSE_TEST_POSTGRES=url.rsplit("/", 1)[0] + "/" + db)
+        r = subprocess.run([ARGS.units, "--test-case=" + name.replace(",", "?")], env=env, capture_output=True, text=True)
+        if r.returncode != 0 or "1 passed" not in r.stdout:
+            raise Failed("the store test %r on PostgreSQL:\n%s%s" % (name, r.stdout[-3000:], r.stderr[-1000:]))
+    check(True, "the store's tests on PostgreSQL: %d of %d pass" % (len(STORE_TESTS), len(STORE_TESTS)))
+
+
 def run(tmp):
     pg = Postgres(tmp)
     procs = []
     try:
         url = pg.start()
+        if ARGS.units:
+            store_tests(pg, url)
         n = ARGS.submissions
         students = ["s%03d" % i for i in range(n)]
         with open(os.path.join(tmp, "roster.csv"), "w") as f:
@@ -273,6 +299,7 @@ def main():
     p.add_argument("--server", required=True)
     p.add_argument("--stub", required=True)
     p.add_argument("--submissions", type=int, default=100)
+    p.add_argument("--units", help="course_service_tests, to run the store's tests on PostgreSQL too")
     p.add_argument("--keep", action="store_true", help="keep the test's folder")
     ARGS = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="course-pg-")
