@@ -42,6 +42,7 @@
 #include "locks.hpp"
 #include "process.hpp"
 #include "report_files.hpp"
+#include "report_html.hpp"
 #include "reports.hpp"
 #include "results.hpp"
 #include "roster.hpp"
@@ -282,8 +283,17 @@ int main(int argc, char** argv) {
         const bool build_decides = !expect.empty() && refused_at_build(*failure_from_string(expect));
         if (gpu.status != course::GpuStatus::NoGpu || !(allow_no_gpu || build_decides)) return gpu.exit_code();
         // Still worth something without a GPU: build each lab, which assembles and audits it too, and
-        // report what does not build or is refused.
-        return dry_run(o, jobs, out_dir, expect);
+        // report what does not build or is refused; report.html says the same (where a graded run leaves it),
+        // and that nothing was graded. No results.json: there is no grade to give.
+        const int code = dry_run(o, jobs, out_dir, expect);
+        if (expect.empty()) {
+            RunInfo none;  // no GPU: the page says built and audited only
+            for (const auto& j : jobs) none.build_seconds += j.build_s;
+            const fs::path page = (results_path.empty() ? out_dir : fs::path(results_path).parent_path()) / "report.html";
+            std::ofstream(page) << report_html(build_only_results(jobs), none, {});
+            std::cout << "report: " << page.string() << "\n";
+        }
+        return code;
     }
     // A test of the memory and race check itself cannot pass or fail without the tool: it is skipped.
     const bool sanitizer_class = expect == "memory_error" || expect == "race_condition";

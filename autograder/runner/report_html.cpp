@@ -200,21 +200,42 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
         max_points += lab.max_points();
         all_passed = all_passed && lab.passed();
     }
+    // Without a GPU (info.gpu empty) the labs were built and audited only: nothing was graded, and no
+    // input was drawn. The page says what built and what was refused, never a score.
+    const bool built_only = info.gpu.empty();
     std::ostringstream s;
     s << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Grading report: "
-      << points_str(points) << "/" << points_str(max_points) << "</title><style>" << kStyle << "</style></head><body>\n";
-    s << "<h1>Grading report: <span class=\"status " << (all_passed ? "pass" : "fail") << "\">" << points_str(points) << "/"
-      << points_str(max_points) << (all_passed ? " PASS" : " FAIL") << "</span></h1>\n";
-    s << "<p class=\"run\">GPU: " << xml_escape(info.gpu.empty() ? "none (built and audited only)" : info.gpu)
-      << "<br>seed: " << info.seed
-      << (info.secret ? " (with the instructor's secret: the seed alone does not rebuild the inputs)"
-                      : " (<code>grade --seed " + std::to_string(info.seed) + "</code> reproduces the inputs)")
-      << "<br>building " << num(info.build_seconds, 1) << " s, checks " << num(info.grade_seconds, 1) << " s</p>\n";
-    for (const auto& lab : labs) {
+      << (built_only ? std::string("not graded") : points_str(points) + "/" + points_str(max_points)) << "</title><style>"
+      << kStyle << "</style></head><body>\n";
+    if (built_only)
+        s << "<h1>Grading report: <span class=\"status fail\">NOT GRADED</span></h1>\n<p class=\"run\">GPU: none. Each lab "
+             "was built and audited only; its checks run its kernels, and need a machine with an NVIDIA GPU.<br>building "
+          << num(info.build_seconds, 1) << " s</p>\n";
+    else
+        s << "<h1>Grading report: <span class=\"status " << (all_passed ? "pass" : "fail") << "\">" << points_str(points) << "/"
+          << points_str(max_points) << (all_passed ? " PASS" : " FAIL") << "</span></h1>\n"
+          << "<p class=\"run\">GPU: " << xml_escape(info.gpu) << "<br>seed: " << info.seed
+          << (info.secret ? " (with the instructor's secret: the seed alone does not rebuild the inputs)"
+                          : " (<code>grade --seed " + std::to_string(info.seed) + "</code> reproduces the inputs)")
+          << "<br>building " << num(info.build_seconds, 1) << " s, checks " << num(info.grade_seconds, 1) << " s</p>\n";
+    // Built only: a check that did not run is shown as not run (no GPU), not as a failure with a hint.
+    std::vector<LabResult> shown = labs;
+    if (built_only)
+        for (auto& lab : shown)
+            for (auto& c : lab.checks)
+                if (c.cls == Failure::NotRun) c.skipped = true, c.hint.clear();
+    for (const auto& lab : shown) {
         s << "<section id=\"lab" << xml_escape(lab.id) << "\"><h2>Lab " << xml_escape(lab.id) << " "
           << xml_escape(lab.title) << " (" << xml_escape(lab.tree) << "): <span class=\"status "
-          << (lab.passed() ? "pass" : "fail") << "\">" << points_str(lab.points()) << "/" << points_str(lab.max_points())
-          << (lab.passed() ? " PASS" : " FAIL (" + xml_escape(title(lab.primary_failure())) + ")") << "</span></h2>\n";
+          << (lab.passed() ? "pass" : "fail") << "\">";
+        if (built_only) {
+            const Failure f = lab.primary_failure();
+            s << (f == Failure::NotRun ? std::string("builds; not graded") : xml_escape(title(f)));
+        } else {
+            s << points_str(lab.points()) << "/" << points_str(lab.max_points())
+              << (lab.passed() ? " PASS" : " FAIL (" + xml_escape(title(lab.primary_failure())) + ")");
+        }
+        s << "</span></h2>\n";
         for (const auto& n : lab.notes) s << "<p class=\"note\">" << xml_escape(n) << "</p>\n";
         s << "<table class=\"checks\"><tr><th>check</th><th>result</th><th>figure</th><th>threshold</th><th>points</th></tr>\n";
         for (const auto& c : lab.checks) {
@@ -222,7 +243,8 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
               << "</td><td class=\"result\">" << xml_escape(result_cell(c)) << "</td><td class=\"num\">"
               << (c.value ? num(*c.value, 2) + xml_escape(c.unit) : "") << "</td><td class=\"num\">"
               << (c.value ? std::string(c.higher_is_better ? "&#8805; " : "&#8804; ") + num(c.threshold, 2) : "")
-              << "</td><td class=\"num\">" << points_str(c.points) << "/" << points_str(c.max_points) << "</td></tr>\n";
+              << "</td><td class=\"num\">"
+              << (built_only ? std::string("&#8211;") : points_str(c.points) + "/" + points_str(c.max_points)) << "</td></tr>\n";
         }
         s << "</table>\n";
         // One chart per measurement: checks that share a figure line (Lab 01's two ratios) share a chart.
@@ -238,7 +260,7 @@ std::string report_html(const std::vector<LabResult>& labs, const RunInfo& info,
         }
         for (const auto& [f, checks] : charts) s << speed_chart(f, checks);
         for (const auto& c : lab.checks) {
-            if (c.passed() && !c.skipped) continue;
+            if ((c.passed() && !c.skipped) || (built_only && c.skipped)) continue;
             s << "<div class=\"" << (c.skipped ? "skipped" : "failure") << "\"><h3>" << xml_escape(c.name) << "</h3>";
             if (!c.skipped) s << "<p class=\"class\">" << xml_escape(title(c.cls)) << "</p>";
             s << "<p class=\"message\">" << xml_escape(c.message) << "</p>";

@@ -176,6 +176,35 @@ TEST_CASE("the HTML report shows each failure with its class, message, hint and 
     std::ofstream(std::string(SAMPLE_REPORT_DIR) + "/sample_report_fail.html") << page;
 }
 
+TEST_CASE("without a GPU the page says what was built and that nothing was graded, never a score") {
+    CheckResult not_run = check("sum of 2^28 floats", 3);
+    not_run.points = 0;
+    not_run.cls = Failure::NotRun;
+    not_run.message = "not run: no GPU on this machine";
+    CheckResult refused = check("exact max at edge sizes", 3);
+    refused.points = 0;
+    refused.cls = Failure::DoesNotCompile;
+    refused.message = "max_reduce.cu:40: error: expected ';'";
+    std::vector<LabResult> labs;
+    labs.push_back({"01", "Sum reduction", "student", {not_run}, 2.0, 0.0, "build/grading/lab01_student.log", {}, {}});
+    labs.push_back({"02", "Max reduction", "student", {refused}, 1.0, 0.0, "build/grading/lab02_student.log", {}, {}});
+    grading::RunInfo none;
+    none.build_seconds = 3.0;
+    const std::string page = grading::report_html(labs, none, {});
+    CHECK(page.find("<span class=\"status fail\">NOT GRADED</span>") != std::string::npos);
+    CHECK(page.find("GPU: none") != std::string::npos);
+    CHECK(page.find("seed:") == std::string::npos);  // no input was drawn
+    CHECK(page.find("builds; not graded") != std::string::npos);
+    CHECK(page.find(">does not compile</span>") != std::string::npos);
+    CHECK(page.find("0/3") == std::string::npos);      // no check is scored
+    CHECK(page.find(" FAIL (") == std::string::npos);  // nor any lab
+    CHECK(page.find("max_reduce.cu:40: error: expected") != std::string::npos);  // the build's message
+    // A check that did not run is not a failure: no red row, no box with a hint.
+    CHECK(count(page, "<tr class=\"skipped\">") == 1);
+    CHECK(count(page, "<div class=\"failure\">") == 1);  // Lab 02's build
+    CHECK(count(page, "<div class=\"skipped\">") == 0);
+}
+
 TEST_CASE("Lab 06's curve file is read back, and a malformed one gives no curve") {
     const std::string path = std::string(SAMPLE_REPORT_DIR) + "/sample_strides.csv";
     std::ofstream(path) << "stride,word_bytes,ms,slowdown,model_ways\n1,4,0.058,1,1\n2,4,0.108,1.86,2\n";
