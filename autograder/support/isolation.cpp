@@ -583,8 +583,8 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         return sampling && repetition >= 0 && contenders[c].host == Host::Student &&
                sampled_repetitions[c].count(repetition) > 0;
     };
-    auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms) {
-        const bool counted_batch = ms && sampled_now(c);
+    // One batch of contender c; with @p counted_batch, sampled by the monitors (then not timed by the caller).
+    auto run_once = [&](std::size_t c, double* ms, std::vector<double>* gpu_ms, bool counted_batch) {
         const Contender& k = contenders[c];
         const int calls = calls_of(c);
         // Each batch starts with both hosts stopped (SIGSTOP, each its whole process group): no thread of the
@@ -643,7 +643,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
                 *late_output = c;
     };
     for (int w = 0; w < warmup; ++w)
-        for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr, nullptr);
+        for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr, nullptr, false);
     std::vector<std::vector<double>> samples(contenders.size());
     std::vector<double> overhead;  // host-clock ms beyond the GPU's own, a batch, in the calibrating batches
     for (int r = 0; r < rounds; ++r) {
@@ -652,7 +652,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             double ms = 0.0;
             std::vector<double> gpu;
             const bool sampled = sampled_now(c);
-            run_once(c, &ms, &gpu);
+            run_once(c, &ms, &gpu, sampled);
             if (sampled) continue;  // counted, not timed
             samples[c].push_back(ms);
             if (!contenders[c].calibrates || contenders[c].host != Host::Peers ||
