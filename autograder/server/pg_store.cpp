@@ -413,6 +413,9 @@ private:
             if (!c_) connect();
             return f();
         } catch (const pqxx::broken_connection&) {
+            // Lost before the commit was sent, so nothing of @p f took effect: run it again on a new connection.
+            // A connection lost during the commit is pqxx::in_doubt_error instead, never run again: a claim that
+            // did commit is then left to its lease, taken back when it runs out (take_back_lost).
             c_.reset();
             connect();
             return f();

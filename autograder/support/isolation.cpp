@@ -31,6 +31,7 @@
 #include <random>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 namespace grading::isolation {
 
@@ -577,6 +578,24 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             picked.insert(order.begin(), order.end());
         }
     }
+    // Starting the monitors before a sampled batch takes host time, which the student's process could see as
+    // a longer wait before that batch, and so know it is sampled before it runs. So every batch of the
+    // student's that is not sampled waits as long first, drawn at random from what the starts took: two
+    // windows around no batch learn that first. (Stopping and decoding take longer, after a sampled batch:
+    // seen only once that batch has run, docs/pages/instructors.md says what that tells.)
+    std::vector<double> leads;
+    std::mt19937_64 pace(std::random_device{}());
+    if (sampling)
+        for (int i = 0; i < 2; ++i) {
+            timed_counters::Window empty;
+            leads.push_back(empty.lead_ms());
+            empty.stop();
+        }
+    const auto wait_like = [&](const std::vector<double>& taken) {
+        if (taken.empty()) return;
+        const double ms = taken[std::uniform_int_distribution<std::size_t>(0, taken.size() - 1)(pace)];
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+    };
     int repetition = -1;  // the repetition being run (-1: a warm-up)
     // Whether contender c's batch in the repetition being run is one the monitors sample (not timed).
     const auto sampled_now = [&](std::size_t c) {
@@ -617,7 +636,12 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // The monitors sample the student's timed batches (not the warm-up's), from here to after the clock
         // stopped: starting and stopping them is outside the timed interval.
         std::optional<timed_counters::Window> window;
-        if (counted_batch) window.emplace();
+        if (counted_batch) {
+            window.emplace();
+            leads.push_back(window->lead_ms());
+        } else if (sampling && k.host == Host::Student) {
+            wait_like(leads);
+        }
         const auto t0 = clock::now();
         std::vector<double> gpu;
         {

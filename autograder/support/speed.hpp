@@ -502,8 +502,16 @@ struct HasTimedTechnique<Bench, std::void_t<decltype(Bench::timed_technique())>>
 /// @brief A TimedTechnique that needs, in the timed calls, shared-memory load wavefronts of at least
 /// @p loads and store wavefronts of at least @p stores for each warp-level memory instruction: staged through
 /// shared memory (a tile stored once and read back), not served from global memory, L1 or registers alone.
-inline TimedTechnique staged_through_shared(double loads, double stores, const std::string& hint) {
-    return {[loads, stores](const timed_counters::Totals& t) { return timed_counters::staged_shortfall(t, loads, stores); },
+/// And, for each call, at least @p call_loads load and @p call_stores store wavefronts, the least that
+/// @p need (what the floor stands for, timed_counters::per_call_shortfall) puts through shared memory.
+inline TimedTechnique staged_through_shared(double loads, double stores, const std::string& hint, double call_loads = 0,
+                                            double call_stores = 0, const std::string& need = "") {
+    return {[=](const timed_counters::Totals& t) {
+                std::string wrong = timed_counters::staged_shortfall(t, loads, stores);
+                if (wrong.empty() && (call_loads > 0 || call_stores > 0))
+                    wrong = timed_counters::per_call_shortfall(t, call_loads, call_stores, need);
+                return wrong;
+            },
             hint};
 }
 

@@ -32,7 +32,8 @@ struct Totals {
     double samples = 0;                  ///< sampling intervals summed
     double windows = 0;                  ///< windows summed
     double calls = 0;                    ///< the student's calls these windows held (set by the caller)
-    double overhead_ms = 0;              ///< host time spent starting, stopping and decoding the windows
+    double lead_ms = 0;                  ///< host time the windows took before their batches (starting)
+    double trail_ms = 0;                 ///< host time they took after them (stopping, decoding, resetting)
 
     /// @brief Adds @p o's counts, windows and calls to these.
     Totals& operator+=(const Totals& o) {
@@ -46,7 +47,8 @@ struct Totals {
         samples += o.samples;
         windows += o.windows;
         calls += o.calls;
-        overhead_ms += o.overhead_ms;
+        lead_ms += o.lead_ms;
+        trail_ms += o.trail_ms;
         return *this;
     }
     /// @brief Whether the monitors counted any work in these windows: windows that counted no busy SM cycle
@@ -79,19 +81,49 @@ inline std::string staged_shortfall(const Totals& t, double loads, double stores
     return text;
 }
 
+/// @brief "" when @p t shows, for each call it held, at least @p loads shared-memory load wavefronts and
+/// @p stores store wavefronts (or held no call), else what it shows instead, with @p need saying what the
+/// floor stands for. A wavefront moves at most 32 words (128 bytes), so a call that puts every one of W
+/// words through shared memory shows at least W / 32 of each whatever its layout or vector width: the test
+/// of a tile used for all of the input, not for a part of it.
+inline std::string per_call_shortfall(const Totals& t, double loads, double stores, const std::string& need) {
+    if (!(t.calls > 0)) return "";
+    const double ld = t.shared_load_wavefronts / t.calls, st = t.shared_store_wavefronts / t.calls;
+    if (ld >= loads && st >= stores) return "";
+    char text[480];
+    std::snprintf(text, sizeof text,
+                  "shared-memory wavefronts for each call: %.4g loads, %.4g stores; %s needs at least %.4g and %.4g: part "
+                  "of the work did not go through shared memory",
+                  ld, st, need.c_str(), loads, stores);
+    return text;
+}
+
 /// @brief "" when @p t shows, for each call it held, at least @p per_call shared-memory load wavefronts and
 /// as many store wavefronts (or held no call), else what it shows instead: the test of a reduction whose
 /// blocks combine their warps' partials in shared memory in every call, one that does its work with shuffles
 /// and global atomics alone showing none.
-inline std::string combined_shortfall(const Totals& t, double per_call) {
+/// And, where @p per_block > 0 and blocks were counted, at least @p per_block load and store wavefronts for
+/// each block launched: every block combines its warps in shared memory, in every call (a call that does so
+/// in some blocks, or in its first call of a batch only, shows less).
+inline std::string combined_shortfall(const Totals& t, double per_call, double per_block = 0) {
     if (!(t.calls > 0)) return "";
     const double ld = t.shared_load_wavefronts / t.calls, st = t.shared_store_wavefronts / t.calls;
-    if (ld >= per_call && st >= per_call) return "";
-    char text[320];
+    char text[360];
+    if (ld < per_call || st < per_call) {
+        std::snprintf(text, sizeof text,
+                      "shared-memory wavefronts for each call: %.1f loads, %.1f stores; a reduction whose blocks combine "
+                      "their warps' partials in shared memory shows at least %.0f of each: the timed calls did not",
+                      ld, st, per_call);
+        return text;
+    }
+    if (!(per_block > 0) || !(t.blocks > 0)) return "";
+    const double ld_b = t.shared_load_wavefronts / t.blocks, st_b = t.shared_store_wavefronts / t.blocks;
+    if (ld_b >= per_block && st_b >= per_block) return "";
     std::snprintf(text, sizeof text,
-                  "shared-memory wavefronts for each call: %.1f loads, %.1f stores; a reduction whose blocks combine their "
-                  "warps' partials in shared memory shows at least %.0f of each: the timed calls did not",
-                  ld, st, per_call);
+                  "shared-memory wavefronts for each block launched: %.2f loads, %.2f stores (%.0f blocks); a reduction "
+                  "whose every block combines its warps' partials in shared memory shows at least %.2f of each: some "
+                  "blocks or calls did not",
+                  ld_b, st_b, t.blocks, per_block);
     return text;
 }
 
@@ -141,6 +173,10 @@ public:
     Window& operator=(const Window&) = delete;
     /// @brief Stops sampling and returns what the counters counted meanwhile (windows = 1).
     Totals stop();
+
+    /// @brief Host time the start took, before the batch may begin (what a batch that is not sampled is
+    /// given too, isolation::time_across(), so that nothing tells the two apart).
+    double lead_ms() const { return start_ms_; }
 
 private:
     bool running_ = false;

@@ -350,6 +350,26 @@ TEST_CASE("the transpose's timed test: a tile read and written without bank conf
     CHECK(timed_counters::conflicted_excess(timed_counters::Totals{}, free, 1.4) == "");
 }
 
+TEST_CASE("a floor a call: only a part of the work staged through shared memory falls short") {
+    timed_counters::Totals t;
+    t.calls = 24;
+    t.shared_load_wavefronts = 5.092e7;  // Lab 04's reference on an H100: 8192 x 8192 a call
+    t.shared_store_wavefronts = 5.069e7;
+    const double all = 0.9 * 8192.0 * 8192.0 / 32;  // 0.9 of one wavefront for every 32 words
+    CHECK(timed_counters::per_call_shortfall(t, all, all, "a tile that every element goes through") == "");
+    // Half of the matrix through the tile, the other half straight from global memory.
+    timed_counters::Totals half = t;
+    half.shared_load_wavefronts /= 2;
+    half.shared_store_wavefronts /= 2;
+    const std::string why = timed_counters::per_call_shortfall(half, all, all, "a tile that every element goes through");
+    CHECK(why.find("1.061e+06 loads, 1.056e+06 stores") != std::string::npos);
+    CHECK(why.find("a tile that every element goes through needs at least 1.887e+06 and 1.887e+06") != std::string::npos);
+    // Loads alone judged when the floor of stores is 0, and the other way round.
+    CHECK(timed_counters::per_call_shortfall(half, 0, all / 2, "x") == "");
+    CHECK(timed_counters::per_call_shortfall(half, all, 0, "x") != "");
+    CHECK(timed_counters::per_call_shortfall(timed_counters::Totals{}, all, all, "x") == "");  // no call: nothing judged
+}
+
 TEST_CASE("the reductions' timed test: partials combined in shared memory in every call, per call") {
     timed_counters::Totals t;
     t.calls = 8;
@@ -373,4 +393,18 @@ TEST_CASE("the reductions' timed test: partials combined in shared memory in eve
     CHECK(timed_counters::combined_shortfall(sum, 1056) == "");
     CHECK(timed_counters::combined_shortfall(sum, 1057) != "");
     CHECK(timed_counters::combined_shortfall(timed_counters::Totals{}, 33) == "");  // no call: nothing judged
+    // For each block launched: the reference's 1056 blocks a call, one load and eight stores each.
+    t.blocks = 8 * 1058;
+    CHECK(timed_counters::combined_shortfall(t, 33, 0.9) == "");
+    // Honest in the first call of each batch of 8 only: the same blocks, an eighth of the loads.
+    timed_counters::Totals first_only = t;
+    first_only.shared_load_wavefronts = 1056;
+    first_only.shared_store_wavefronts = 8448;
+    CHECK(timed_counters::combined_shortfall(first_only, 33) == "");  // the floor a call alone lets it through
+    const std::string per_block = timed_counters::combined_shortfall(first_only, 33, 0.9);
+    CHECK(per_block.find("0.12 loads, 1.00 stores (8464 blocks)") != std::string::npos);
+    CHECK(per_block.find("at least 0.90 of each") != std::string::npos);
+    timed_counters::Totals no_blocks = first_only;
+    no_blocks.blocks = 0;  // blocks not counted: judged a call only
+    CHECK(timed_counters::combined_shortfall(no_blocks, 33, 0.9) == "");
 }

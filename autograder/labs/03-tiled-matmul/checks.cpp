@@ -52,6 +52,13 @@ constexpr double kMinFractionOfCublas = 0.50;  // cuBLAS time / student time
 // The timed calls, counted by the GPU's performance monitors (speed.hpp): the least shared-memory load
 // wavefronts for each warp-level memory instruction.
 constexpr double kTimedSharedLoads = 0.25;
+// ... and, for each call, at least this share of the store wavefronts that tiles of A and B need at the
+// largest block tile of C a block can hold. A block's accumulators fit in an SM's 65536 registers, so its
+// tile of C is at most 65536 elements, and A and B are staged at least M N K (1/BM + 1/BN) >= 2 M N K / 256
+// times (BM = BN = 256), 32 words to a wavefront at best. The reference (128 x 128 tiles) shows 3.0x that
+// floor on an H100; a kernel that stages only a part of its operands through shared memory shows less.
+constexpr double kTimedStagedShare = 0.9;
+constexpr double kLargestBlockTile = 256;  // sqrt(65536): the side of the largest square tile of C a block holds
 
 // The rubric (rubric.json "threshold") must name the same values: the rubric test compares.
 GRADING_THRESHOLD("speed: faster than the naive one-thread-per-output kernel", kMinSpeedupOverNaive);
@@ -520,9 +527,13 @@ struct SpeedBench {
     static grading::TimedTechnique timed_technique() {
         return grading::staged_through_shared(kTimedSharedLoads, 0.0,
                                               "in every call, timed or not, stage tiles of A and B in __shared__ arrays and "
-                                              "compute from them, not from global memory or L1 alone");
+                                              "compute from them, not from global memory or L1 alone",
+                                              0.0, kTimedStagedShare * kStagedWords / 32,
+                                              "staging A and B in tiles of at most 256 x 256 outputs a block");
     }
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
+    // The words of A and B stored into shared memory in a call, at the least (kLargestBlockTile).
+    static constexpr double kStagedWords = 2.0 * kBenchSize * kBenchSize * double(kBenchSize) / kLargestBlockTile;
     // A, B, C and the reference a slot; 4 slots: a call takes milliseconds, so the boundary's cost is
     // small beside a batch of 4, and slow kernels keep the bench short.
     static int slot_count() { return grading::bench_slots(4 * kShape.c_size() * sizeof(float), 4); }

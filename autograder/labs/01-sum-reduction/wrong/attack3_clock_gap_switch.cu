@@ -13,9 +13,9 @@
 // graded run would not catch it either; nor does it time anything on the host.
 // What should catch it: evidence from the timed calls themselves (e.g. counters of a timed batch profiled
 // whole, with the batch's own spacing, or per-warp evidence). Expected: technique_not_used (Nsight Compute).
-// Still a hole. Measured on an H100: its timed calls showed 0.89 of the reference's shared-memory loads a call
-// (clock64 differs between SMs, so most blocks judge the gap long and stay honest), above the timed rule's
-// floor, which is not in proportion to the blocks launched.
+// Measured on an H100: its timed calls show 0.89 of the reference's shared-memory loads a call (clock64
+// differs between SMs, so most blocks judge the gap long and stay honest): above the floor a call, below
+// the floor of 0.9 load wavefronts for every block launched, which catches it (technique_not_used).
 
 // BEGIN STUDENT REGION block_sum_kernel
     static unsigned long long last_end = 0;  // device memory: clock64() when the previous launch ended
