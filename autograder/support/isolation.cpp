@@ -578,19 +578,13 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             picked.insert(order.begin(), order.end());
         }
     }
-    // Starting the monitors before a sampled batch takes host time, which the student's process could see as
-    // a longer wait before that batch, and so know it is sampled before it runs. So every batch of the
-    // student's that is not sampled waits as long first, drawn at random from what the starts took: two
-    // windows around no batch learn that first. (Stopping and decoding take longer, after a sampled batch:
-    // seen only once that batch has run, docs/pages/instructors.md says what that tells.)
-    std::vector<double> leads;
+    // Sampling takes host time before a sampled batch (starting the monitors) and after it (stopping and
+    // decoding them), which the student's process could see as longer waits around that batch. So each of
+    // the student's batches that is not sampled waits as long before and after, drawn at random from what
+    // that contender's sampled batches took; its warm-up batches are sampled too (their counts dropped), to
+    // learn that before any timed batch.
+    std::vector<std::vector<double>> leads(contenders.size()), trails(contenders.size());
     std::mt19937_64 pace(std::random_device{}());
-    if (sampling)
-        for (int i = 0; i < 2; ++i) {
-            timed_counters::Window empty;
-            leads.push_back(empty.lead_ms());
-            empty.stop();
-        }
     const auto wait_like = [&](const std::vector<double>& taken) {
         if (taken.empty()) return;
         const double ms = taken[std::uniform_int_distribution<std::size_t>(0, taken.size() - 1)(pace)];
@@ -635,12 +629,13 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         }
         // The monitors sample the student's timed batches (not the warm-up's), from here to after the clock
         // stopped: starting and stopping them is outside the timed interval.
+        const bool paced = sampling && k.host == Host::Student;
         std::optional<timed_counters::Window> window;
-        if (counted_batch) {
+        if (counted_batch || (paced && repetition < 0)) {
             window.emplace();
-            leads.push_back(window->lead_ms());
-        } else if (sampling && k.host == Host::Student) {
-            wait_like(leads);
+            leads[c].push_back(window->lead_ms());
+        } else if (paced) {
+            wait_like(leads[c]);
         }
         const auto t0 = clock::now();
         std::vector<double> gpu;
@@ -653,8 +648,11 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         const auto t1 = clock::now();
         if (window) {
             timed_counters::Totals t = window->stop();
+            trails[c].push_back(t.trail_ms);
             t.calls = calls;
-            (*counted)[c] += t;
+            if (counted_batch) (*counted)[c] += t;
+        } else if (paced) {
+            wait_like(trails[c]);
         }
         if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         if (gpu_ms) *gpu_ms = std::move(gpu);

@@ -17,6 +17,7 @@
 #endif
 
 #include <chrono>
+#include <future>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -50,8 +51,14 @@ struct State {
     std::string chip;
     CUpti_Profiler_Host_Object* host = nullptr;
     CUpti_PmSampling_Object* sampler = nullptr;
-    std::vector<std::uint8_t> availability, config, data;
-    bool image_ready = false;  // data initialised and not used by a window since
+    std::vector<std::uint8_t> availability, config;
+    // Two counter data images, used in turn: one is made ready again (initialised, some 50 to 150 ms on an
+    // H100 for kMaxSamples) on a thread of its own while the next window samples into the other, so that
+    // neither the start nor the end of a window waits for it.
+    std::vector<std::uint8_t> images[2];
+    std::future<bool> resetting[2];  // the image's reset, while it runs
+    bool ready[2] = {false, false};  // initialised and not used by a window since
+    int next = 0;                    // the image of the next window
 } g;
 
 std::string result_text(CUptiResult r) {
@@ -157,11 +164,13 @@ bool configure() {
     data.maxSamples = kMaxSamples;
     if (!step("cuptiPmSamplingGetCounterDataSize", [&] { return cuptiPmSamplingGetCounterDataSize(&data); }, g.reason))
         return false;
-    g.data.assign(data.counterDataSize, 0);
+    for (auto& image : g.images) image.assign(data.counterDataSize, 0);
     // Given back when the program ends, however it returns from main, so that the next program's profiler
     // finds the monitors free.
     std::atexit([] {
         if (!g.sampler) return;
+        for (auto& r : g.resetting)
+            if (r.valid()) r.wait();
         CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
         disable.pPmSamplingObject = g.sampler;
         cuptiPmSamplingDisable(&disable);
@@ -180,7 +189,7 @@ std::string Totals::describe() const {
                   "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks; "
                   "loads' share of the SMs' busy cycles %.2f; %.2f load wavefronts a memory instruction; DRAM %.3g B "
                   "read, %.3g B written; sampling took %.1f ms before a batch and %.1f ms after it, outside the timed "
-                  "interval (every other batch of yours waits as long before it)",
+                  "interval (every other batch of yours waits as long before and after it)",
                   calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, shared_load_share(),
                   wavefronts_per_memory_instruction(), dram_read_bytes, dram_write_bytes,
                   windows > 0 ? lead_ms / windows : 0.0, windows > 0 ? trail_ms / windows : 0.0);
@@ -240,25 +249,32 @@ double now_ms() {
 }  // namespace
 
 namespace {
-// Makes the counter data image ready for the next window: done after a window's decoding (in its trail),
-// so that a window's start does as little as it can.
-void reset_image() {
+// Initialises image @p i for a window; false, with CUPTI's words in @p why, when it cannot.
+bool initialise(int i, std::string& why) {
     CUpti_PmSampling_CounterDataImage_Initialize_Params init{CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pPmSamplingObject = g.sampler;
-    init.counterDataSize = g.data.size();
-    init.pCounterData = g.data.data();
+    init.counterDataSize = g.images[i].size();
+    init.pCounterData = g.images[i].data();
+    return step("cuptiPmSamplingCounterDataImageInitialize", [&] { return cuptiPmSamplingCounterDataImageInitialize(&init); },
+                why);
+}
+
+// Image @p i, ready for a window: its reset on the side waited for, or (the run's first windows, or a
+// reset that failed) done here.
+void take_ready(int i) {
+    if (g.resetting[i].valid()) g.ready[i] = g.resetting[i].get();
     std::string why;
-    if (!step("cuptiPmSamplingCounterDataImageInitialize",
-              [&] { return cuptiPmSamplingCounterDataImageInitialize(&init); }, why))
+    if (!g.ready[i] && !initialise(i, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
-    g.image_ready = true;
+    g.ready[i] = false;
 }
 }  // namespace
 
 Window::Window() {
     if (!g.ok) return;
-    if (!g.image_ready) reset_image();  // the run's first window only (a warm-up batch's)
-    g.image_ready = false;
+    image_ = g.next;
+    g.next = 1 - g.next;
+    take_ready(image_);
     const double t0 = now_ms();
     std::string why;
     CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
@@ -293,14 +309,15 @@ Totals Window::stop() {
     const double t_stop = now_ms();
     CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
     decode.pPmSamplingObject = g.sampler;
-    decode.pCounterDataImage = g.data.data();
-    decode.counterDataImageSize = g.data.size();
+    std::vector<std::uint8_t>& data = g.images[image_];
+    decode.pCounterDataImage = data.data();
+    decode.counterDataImageSize = data.size();
     if (!step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why))
         throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     const double t_decode = now_ms();
     CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = g.data.data();
-    info.counterDataImageSize = g.data.size();
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
     if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
         throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
@@ -308,8 +325,8 @@ Totals Window::stop() {
     for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
         CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         eval.pHostObject = g.host;
-        eval.pCounterDataImage = g.data.data();
-        eval.counterDataImageSize = g.data.size();
+        eval.pCounterDataImage = data.data();
+        eval.counterDataImageSize = data.size();
         eval.rangeIndex = s;
         eval.ppMetricNames = names.data();
         eval.numMetrics = names.size();
@@ -326,12 +343,17 @@ Totals Window::stop() {
         t.samples += 1;
     }
     const double t_evaluate = now_ms();
-    reset_image();
+    // The image is made ready again on the side (see State::images).
+    const int i = image_;
+    g.resetting[i] = std::async(std::launch::async, [i] {
+        std::string why;
+        return initialise(i, why);
+    });
     static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
-    if (steps)  // where a window's time goes, for tuning (.ci/gpu-validate.sh sets it in its probe)
-        std::fprintf(stderr, "timed counters: start %.2f ms; stop %.2f, decode %.2f, evaluate %.2f (%u samples), reset %.2f ms\n",
+    if (steps)  // where a window's time goes, for tuning (.ci/gpu-global-loads-probe.sh sets it)
+        std::fprintf(stderr, "timed counters: start %.2f ms; stop %.2f, decode %.2f, evaluate %.2f (%u samples) ms\n",
                      start_ms_, t_stop - t0, t_decode - t_stop, t_evaluate - t_decode,
-                     static_cast<unsigned>(info.numCompletedSamples), now_ms() - t_evaluate);
+                     static_cast<unsigned>(info.numCompletedSamples));
     t.windows = 1;
     t.lead_ms = start_ms_;
     t.trail_ms = now_ms() - t0;

@@ -180,6 +180,7 @@ public:
 
 private:
     bool running_ = false;
+    int image_ = 0;        // the counter data image this window samples into
     double start_ms_ = 0;  // host time the start took
 };
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds, then grades the solutions and chosen variants of Labs 03-05 (runner items off) and prints what the
+# timed counters saw (shared-memory wavefronts) and where a sampling window's time goes
+# (COURSE_TIMED_COUNTERS_STEPS). For calibrating the timed floors. Output under $OUT.
+#   SPECS="05 solution|05 correct:dynamic_tile" bash .ci/gpu-counters-probe.sh
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu-counters-probe}; mkdir -p "$OUT"
+export COURSE_TIMED_COUNTERS_STEPS=1
+[[ ${NO_BUILD:-} ]] || STAGES=build bash .ci/gpu-validate.sh > /dev/null 2>&1 || { echo build failed; exit 1; }
+IFS='|' read -ra specs <<< "${SPECS:-04 solution|03 solution|05 solution|03 correct:swizzled_warps_2x4|05 correct:dynamic_tile}"
+for spec in "${specs[@]}"; do
+  set -- $spec
+  if [[ $2 == solution ]]; then args=(--tree solution); else args=(--variant $2); fi
+  echo "=== $1 $2"
+  build-gpu/grade --lab $1 "${args[@]}" --no-build --sanitizer off --profile off > $OUT/g.log 2>&1
+  grep -E "^Lab 0" $OUT/g.log | tail -1 | cut -c1-120
+  grep -oE "speed: [^:]+: [0-9.]+x[^(]*|[0-9]+ calls in [0-9]+ sampled batches: shared-memory wavefronts [0-9.e+]+ loads, [0-9.e+]+ stores|sampling took [^,]+|monitors cannot be sampled.*" $OUT/g.log | head -12
+  log=$(grep -oE "log [^]]+" $OUT/g.log | tail -1 | cut -c5-)
+  grep -h "timed counters:" $log | sort | uniq -c | sort -rn | head -3
+done
