@@ -102,6 +102,12 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(namespace_region("extern \"C\" int cudaEventElapsedTime(float*, void*, void*) { return 0; }")
               .find("extern \"C\"") != std::string::npos);
     CHECK(namespace_region("asm(\".globl exit\");").find("asm") != std::string::npos);
+    // A timer shared by every SM, in device code: it tells back-to-back launches (a timed batch) apart.
+    CHECK(function_region("auto t = cuda::std::chrono::system_clock::now();").find("chrono is not allowed") !=
+          std::string::npos);
+    CHECK(function_region("auto t = cuda::ptx::get_sreg_globaltimer();").find("get_sreg_globaltimer is not allowed") !=
+          std::string::npos);
+    CHECK(function_region("long long t = clock64(); unsigned c = clock();") == "");  // an SM's own clock stays
     // What real kernels need stays allowed.
     CHECK(function_region("#pragma unroll\nfor (int i = 0; i < 4; ++i) x[i] = 0;") == "");
     CHECK(function_region("    #pragma unroll 4\n") == "");

@@ -11,9 +11,11 @@
 // stores): 130 loads and 1100 stores a call, above the floor of a quarter of each a call for every SM (33
 // on an H100), which is not in proportion to the blocks launched. Nsight Compute sees only honest launches.
 // What should catch it: a floor in proportion to the blocks or warps launched (each block stores and loads
-// at least once in every call), or per-warp evidence from the timed calls. Expected: technique_not_used.
-// A hole on an H100: the launch's flag, broadcast through a __shared__ int, is itself a store and 8 loads a
-// block in every call, above the floor per block too (0.9 of each); Nsight Compute counts honest launches.
+// at least once in every call), or per-warp evidence from the timed calls: technique_not_used.
+// On an H100 it passed every check: the launch's flag, broadcast through a __shared__ int, is itself a store
+// and 8 loads a block in every call, above the floor per block too (0.9 of each), and Nsight Compute counts
+// honest launches. Now refused before it runs (refused_region): a region may not read the global timer
+// (chrono, globaltimer), which no lab needs.
 
 // BEGIN STUDENT REGION block_sum_kernel
     // Device memory, kept from launch to launch: the global timer (ns) when the previous launch's last block
