@@ -3,10 +3,13 @@
 # timed counters saw (shared-memory wavefronts) and where a sampling window's time goes
 # (COURSE_TIMED_COUNTERS_STEPS). For calibrating the timed floors. Output under $OUT.
 #   SPECS="05 solution|05 correct:dynamic_tile" bash .ci/gpu-counters-probe.sh
+# METRICS="a,b": metrics to try beside the rules' own (COURSE_TIMED_COUNTERS_PROBE); each window prints
+# their sums, with the blocks it counted.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-counters-probe}; mkdir -p "$OUT"
 export COURSE_TIMED_COUNTERS_STEPS=1
+[[ ${METRICS:-} ]] && export COURSE_TIMED_COUNTERS_PROBE=$METRICS
 [[ ${NO_BUILD:-} ]] || STAGES=build bash .ci/gpu-validate.sh > /dev/null 2>&1 || { echo build failed; exit 1; }
 IFS='|' read -ra specs <<< "${SPECS:-04 solution|03 solution|05 solution|03 correct:swizzled_warps_2x4|05 correct:dynamic_tile}"
 for spec in "${specs[@]}"; do
@@ -17,5 +20,9 @@ for spec in "${specs[@]}"; do
   grep -E "^Lab 0" $OUT/g.log | tail -1 | cut -c1-120
   grep -oE "speed: [^:]+: [0-9.]+x[^(]*|[0-9]+ calls in [0-9]+ sampled batches: shared-memory wavefronts [0-9.e+]+ loads, [0-9.e+]+ stores|sampling took [^,]+|monitors cannot be sampled.*" $OUT/g.log | head -12
   log=$(grep -oE "log [^]]+" $OUT/g.log | tail -1 | cut -c5-)
-  grep -h "timed counters:" $log | sort | uniq -c | sort -rn | head -3
+  grep -h "timed counters:" $log | grep -v probe | sort | uniq -c | sort -rn | head -3
+  grep -h "timed counters: probe metric" $log | sort -u
+  # per probe metric: windows, and its sum a block counted (min / median / max over the windows)
+  grep -h "timed counters: probe" $log $OUT/g.log | awk '{v=$5; b=$7; sub(/\)/,"",b); if (b>0) print $4, v/b, v}' |
+    sort -k1,1 -k2,2g | awk '{n[$1]++; r[$1,n[$1]]=$2; s[$1]+=$3} END {for (m in n) printf "  %s: %d windows, a block min %.4g median %.4g max %.4g (sum %.4g)\n", m, n[m], r[m,1], r[m,int((n[m]+1)/2)], r[m,n[m]], s[m]}' 
 done

@@ -16,6 +16,7 @@
 #define COURSE_HAS_PM_SAMPLING 0
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <cstdint>
@@ -59,6 +60,10 @@ struct State {
     std::future<bool> resetting[2];  // the image's reset, while it runs
     bool ready[2] = {false, false};  // initialised and not used by a window since
     int next = 0;                    // the image of the next window
+    // kMetrics, then any metric named in COURSE_TIMED_COUNTERS_PROBE (comma-separated) that the monitors
+    // accept: those are only printed with each window's steps (COURSE_TIMED_COUNTERS_STEPS), for trying a
+    // metric on a GPU before a rule uses it (.ci/gpu-counters-probe.sh).
+    std::vector<std::string> names;
 } g;
 
 std::string result_text(CUptiResult r) {
@@ -77,6 +82,65 @@ bool step(const char* what, F&& call, std::string& reason) {
         reason += " (the GPU's performance counters are restricted to administrators on this machine; see "
                   "NVreg_RestrictProfilingToAdminUsers)";
     return false;
+}
+
+// Appends to g.names each metric of the comma-separated @p list that a configuration of its own accepts in
+// one pass with kMetrics; says on stderr which were refused.
+void add_probe_metrics(const std::string& list) {
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        const std::string metric = list.substr(from, comma - from);
+        from = comma + 1;
+        if (metric.empty()) continue;
+        std::vector<const char*> trial;
+        for (const auto& n : g.names) trial.push_back(n.c_str());
+        trial.push_back(metric.c_str());
+        std::string why;
+        CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+        host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
+        host.pChipName = g.chip.c_str();
+        host.pCounterAvailabilityImage = g.availability.data();
+        bool ok = step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, why);
+        if (ok) {
+            add.pHostObject = host.pHostObject;
+            add.ppMetricNames = trial.data();
+            add.numMetrics = trial.size();
+            ok = step("cuptiProfilerHostConfigAddMetrics", [&] { return cuptiProfilerHostConfigAddMetrics(&add); }, why);
+            std::vector<std::uint8_t> config;
+            if (ok) {
+                CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+                size.pHostObject = host.pHostObject;
+                ok = step("cuptiProfilerHostGetConfigImageSize", [&] { return cuptiProfilerHostGetConfigImageSize(&size); }, why);
+                config.assign(size.configImageSize, 0);
+            }
+            if (ok) {
+                CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+                image.pHostObject = host.pHostObject;
+                image.configImageSize = config.size();
+                image.pConfigImage = config.data();
+                ok = step("cuptiProfilerHostGetConfigImage", [&] { return cuptiProfilerHostGetConfigImage(&image); }, why);
+            }
+            if (ok) {
+                CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+                passes.configImageSize = config.size();
+                passes.pConfigImage = config.data();
+                ok = step("cuptiProfilerHostGetNumOfPasses", [&] { return cuptiProfilerHostGetNumOfPasses(&passes); }, why);
+                if (ok && passes.numOfPasses != 1) {
+                    ok = false;
+                    why = std::to_string(passes.numOfPasses) + " passes";
+                }
+            }
+            CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+            done.pHostObject = host.pHostObject;
+            cuptiProfilerHostDeinitialize(&done);
+        }
+        if (ok)
+            g.names.push_back(metric);
+        else
+            std::fprintf(stderr, "timed counters: probe metric %s refused (%s)\n", metric.c_str(), why.c_str());
+    }
 }
 
 bool configure() {
@@ -108,7 +172,10 @@ bool configure() {
     host.pCounterAvailabilityImage = g.availability.data();
     if (!step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, g.reason)) return false;
     g.host = host.pHostObject;
-    std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
+    g.names.assign(std::begin(kMetrics), std::end(kMetrics));
+    if (const char* probe = std::getenv("COURSE_TIMED_COUNTERS_PROBE")) add_probe_metrics(probe);
+    std::vector<const char*> names;
+    for (const auto& n : g.names) names.push_back(n.c_str());
     CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = g.host;
     add.ppMetricNames = names.data();
@@ -320,8 +387,9 @@ Totals Window::stop() {
     info.counterDataImageSize = data.size();
     if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
         throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-    std::vector<const char*> names(std::begin(kMetrics), std::end(kMetrics));
-    double values[kMetricCount];
+    std::vector<const char*> names;
+    for (const auto& n : g.names) names.push_back(n.c_str());
+    std::vector<double> values(names.size()), probed(names.size() - kMetricCount);
     for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
         CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         eval.pHostObject = g.host;
@@ -330,7 +398,7 @@ Totals Window::stop() {
         eval.rangeIndex = s;
         eval.ppMetricNames = names.data();
         eval.numMetrics = names.size();
-        eval.pMetricValues = values;
+        eval.pMetricValues = values.data();
         if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); }, why))
             throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
         t.shared_load_wavefronts += values[0];
@@ -341,6 +409,7 @@ Totals Window::stop() {
         t.dram_read_bytes += values[5];
         t.dram_write_bytes += values[6];
         t.samples += 1;
+        for (std::size_t m = kMetricCount; m < values.size(); ++m) probed[m - kMetricCount] += values[m];
     }
     const double t_evaluate = now_ms();
     // The image is made ready again on the side (see State::images).
@@ -354,6 +423,9 @@ Totals Window::stop() {
         std::fprintf(stderr, "timed counters: start %.2f ms; stop %.2f, decode %.2f, evaluate %.2f (%u samples) ms\n",
                      start_ms_, t_stop - t0, t_decode - t_stop, t_evaluate - t_decode,
                      static_cast<unsigned>(info.numCompletedSamples));
+    for (std::size_t m = kMetricCount; steps && m < g.names.size(); ++m)
+        std::fprintf(stderr, "timed counters: probe %s %.6g (sm__ctas_launched %.6g)\n", g.names[m].c_str(),
+                     probed[m - kMetricCount], t.blocks);
     t.windows = 1;
     t.lead_ms = start_ms_;
     t.trail_ms = now_ms() - t0;
