@@ -2,6 +2,7 @@
 #include "tool_runs.hpp"
 
 #include "lab_checks.hpp"
+#include "locks.hpp"
 #include "process.hpp"
 #include "profile.hpp"
 #include "reports.hpp"
@@ -158,6 +159,7 @@ double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, st
         ProfileRun run;
         run.log_path = wr.log_path;
         const std::string key = channel_key();
+        const FileLock one_profiler = FileLock::take(kNsightComputeLock, true);
         run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, wr.program), o.profile_timeout_s, wr.output_path,
                                        run.seconds, wr.scratch.string(), &run.records, key, secret_input(o, seed));
         run.log_text = read_text_file(run.log_path).value_or("");

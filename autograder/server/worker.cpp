@@ -272,6 +272,9 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
         const std::string lock = worker_gpu_lock(gpu);
         ::close(::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
         a.insert(a.end(), {"--bind", lock, lock});
+        // And the machine's Nsight Compute lock: one profiler at a time, whatever the GPU (locks.hpp).
+        ::close(::open(grading::kNsightComputeLock, O_CREAT | O_RDWR | O_CLOEXEC, 0666));
+        a.insert(a.end(), {"--bind", grading::kNsightComputeLock, grading::kNsightComputeLock});
     }
     a.push_back("--");
     return a;
