@@ -60,6 +60,7 @@ struct Lexer {
     bool run() {
         std::size_t i = 0;
         bool line_start = true;  // only whitespace so far on this line (in code)
+        std::size_t literal_end = std::string::npos;  // where the last string or character literal ended
         const std::size_t n = s.size();
         while (i < n) {
             const char c = s[i];
@@ -109,6 +110,7 @@ struct Lexer {
             }
             if (c == '"' || c == '\'') {
                 if (!literal(i, c, false)) return false;
+                literal_end = i;
                 continue;
             }
             if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(d)))) {
@@ -127,11 +129,17 @@ struct Lexer {
                 std::size_t e = i;
                 while (e < n && ident_char(s[e])) ++e;
                 const std::string id = s.substr(i, e - i);
+                // Right after a literal, an identifier is its suffix (""_R, a user-defined literal), never the
+                // prefix of the next one: the compiler reads ""_R"(" as ""_R then the ordinary string "(".
+                const bool suffix = i == literal_end;
                 i = e;
-                if (i < n && (s[i] == '"' || s[i] == '\'')) {
-                    const bool raw = !id.empty() && id.back() == 'R' && s[i] == '"';
+                if (!suffix && i < n && (s[i] == '"' || s[i] == '\'')) {
+                    // Exactly the standard's prefixes, as the compiler knows them: an identifier that merely
+                    // ends in R (_R, xR) does not start a raw string.
+                    const bool raw = s[i] == '"' && (id == "R" || id == "u8R" || id == "uR" || id == "UR" || id == "LR");
                     if (id == "u8" || id == "u" || id == "U" || id == "L" || raw) {
                         if (!literal(i, s[i], raw)) return false;
+                        literal_end = i;
                         continue;
                     }
                 }

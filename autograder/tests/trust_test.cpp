@@ -114,6 +114,15 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(function_region("const char* s = \"} { #\"; char c = '}'; // } in a comment\n/* { */") == "");
     CHECK(function_region("auto f = [&](int i) { return x[i]; }; int big = 1'000'000;") == "");
     CHECK(function_region("const char* r = R\"raw(} #define )raw\";") == "");
+    CHECK(function_region("const char16_t* a = uR\"(})\"; auto b = u8R\"x(#)x\"; auto c = LR\"(\")\";") == "");
+    // Only the standard's prefixes start a raw string. After a literal, an identifier is its suffix: the
+    // compiler reads ""_R"(" as ""_R and then "(", so what follows is code, and judged as code.
+    CHECK(namespace_region("constexpr int operator\"\"_R(const char*, decltype(sizeof 0)) { return 0; }\n"
+                           "inline constexpr int k = \"\"_R\"(\";\n#define HIDDEN 1\n//)\";")
+              .find("preprocessor") != std::string::npos);
+    CHECK(function_region("int k = \"\"_R\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
+    CHECK(function_region("int k = \"\"uR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
+    CHECK(function_region("int k = xR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
     CHECK(namespace_region("__device__ float twice(float v) { return 2 * v; }\nconstexpr int kN = 4;") == "");
 }
 
