@@ -224,8 +224,39 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
                 add("host code (" + demangle(fn.name) + ") holds a raw system call: a lab makes no system calls");
             else if (m == "rdtsc" || m == "rdtscp" || m == "rdpid")
                 add("host code (" + demangle(fn.name) + ") reads the time-stamp counter: the grader times the lab");
+            else if (m == "rdpmc" || m == "tpause" || m == "umwait" || m == "umonitor")
+                add("host code (" + demangle(fn.name) + ") holds " + m +
+                    " (a performance counter or a timed wait): the grader times the lab");
         }
     return f;
+}
+
+std::vector<std::string> device_timer_readers(const std::string& ptx) {
+    std::vector<std::string> out;
+    std::istringstream in(ptx);
+    std::string line, function;
+    while (std::getline(in, line)) {
+        // A function's header: [.visible|.weak|.extern] .entry NAME( or .func [(return)] NAME(
+        const std::size_t entry = line.find(".entry "), func = line.find(".func ");
+        if ((entry != std::string::npos || func != std::string::npos) && line.find("//") != 0) {
+            std::size_t at = entry != std::string::npos ? entry + 7 : func + 6;
+            while (at < line.size() && line[at] == ' ') ++at;
+            if (at < line.size() && line[at] == '(') {  // .func's return parameter
+                const std::size_t close = line.find(')', at);
+                at = close == std::string::npos ? line.size() : close + 1;
+                while (at < line.size() && line[at] == ' ') ++at;
+            }
+            std::size_t end = at;
+            while (end < line.size() && line[end] != '(' && line[end] != ' ' && line[end] != ';') ++end;
+            function = line.substr(at, end - at);
+            continue;
+        }
+        const std::size_t code = line.find("//");  // a comment may name the timer without reading it
+        if (line.substr(0, code).find("%globaltimer") == std::string::npos) continue;
+        const std::string name = function.empty() ? "code outside any function" : demangle(function);
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
+    return out;
 }
 
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text) {

@@ -71,6 +71,14 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
                            const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code = {},
                            const std::set<std::string>& grader_definitions = {});
 
+/// @brief The functions of the PTX @p ptx (nvcc --keep's .ptx of the lab's object: every kernel and
+/// __device__ function the lab's code compiles to, the library code it pulls in included) that read the
+/// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. The timer is the same on
+/// every SM, so device code that reads it tells back-to-back launches (a timed batch) from others, however
+/// it is reached: inline PTX, cuda::ptx, cuda::std::chrono or libcu++'s back-off loops. An SM's own
+/// clock (%clock, %clock64: clock(), clock64()) is not this timer.
+std::vector<std::string> device_timer_readers(const std::string& ptx);
+
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);
 

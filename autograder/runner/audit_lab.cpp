@@ -3,7 +3,11 @@
 // named by `make check` even on a machine without a GPU.
 //
 //   audit_lab --lab NN --object LAB.o --rubric RUBRIC.json --nm NM --objdump OBJDUMP --verdict VERDICT.json
-//             [--grader-objects A.o:B.o:...]...
+//             [--grader-objects A.o:B.o:...]... [--ptx-dir DIR]
+//
+// --ptx-dir: the folder nvcc --keep left the object's intermediate files in: its .ptx files (one a virtual
+// architecture) are read for the GPU's global timer (device_timer_readers), and the rest of what it left
+// (preprocessed sources, some MB a file) is removed.
 //
 // Exit status: 0 allowed; 1 refused (the verdict and stderr say why); 2 bad usage or a tool failed.
 #include "audit.hpp"
@@ -13,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -40,7 +45,7 @@ std::optional<std::string> output_of(const std::vector<std::string>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string lab, object, rubric, nm = "nm", objdump = "objdump", verdict_path;
+    std::string lab, object, rubric, nm = "nm", objdump = "objdump", verdict_path, ptx_dir;
     std::vector<std::string> grader_objects;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
@@ -58,6 +63,7 @@ int main(int argc, char** argv) {
         else if (a == "--nm") nm = v;
         else if (a == "--objdump") objdump = v;
         else if (a == "--verdict") verdict_path = v;
+        else if (a == "--ptx-dir") ptx_dir = v;
         else {
             std::cerr << "audit_lab: bad argument '" << a << "'\n";
             return 2;
@@ -95,8 +101,35 @@ int main(int argc, char** argv) {
         for (const auto& s : grading::parse_nm_posix(*defs))
             if (!s.undefined() && !s.weak()) grader_definitions.insert(s.name);
     }
-    const auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra,
-                                                grading::parse_objdump(*code), grader_definitions);
+    auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra,
+                                          grading::parse_objdump(*code), grader_definitions);
+    if (!ptx_dir.empty()) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        std::vector<fs::path> ptx, other;
+        for (const auto& e : fs::directory_iterator(ptx_dir, ec))
+            if (e.is_regular_file()) (e.path().extension() == ".ptx" ? ptx : other).push_back(e.path());
+        if (ptx.empty()) {
+            std::cerr << "audit_lab: no .ptx file in " << ptx_dir << " (nvcc --keep writes them there): build "
+                      << object << " again\n";
+            return 2;
+        }
+        std::sort(ptx.begin(), ptx.end());
+        std::vector<std::string> readers;
+        for (const auto& p : ptx) {
+            std::ifstream in(p, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            for (const auto& r : grading::device_timer_readers(text))
+                if (std::find(readers.begin(), readers.end(), r) == readers.end()) readers.push_back(r);
+        }
+        for (const auto& r : readers) {
+            const std::string line = "reads the GPU's global timer (%globaltimer) in device code (" + r +
+                                     "): the grader times the lab (clock() and clock64() are fine)";
+            if (finding.message.empty()) finding.message = line;
+            finding.all.push_back(line);
+        }
+        for (const auto& p : other) fs::remove(p, ec);
+    }
     grading::Verdict verdict{"audit"};
     if (!finding.message.empty()) {
         std::string all;

@@ -154,19 +154,26 @@ struct Lexer {
         return true;
     }
 
-    // `#pragma unroll` with an optional constant (letters, digits, spaces, + - * / and parentheses) is
-    // the one directive a region may hold: the loop hint every tiled kernel needs. On a match, skips it.
+    // `#pragma unroll` with an optional constant (letters, digits, spaces, + - * / and parentheses), and
+    // a // comment after it, is the one directive a region may hold: the loop hint every tiled kernel
+    // needs. On a match, skips it. No /* */ comment on its line: one left open would run on past the line
+    // for the compiler (the directive with it), not for this lexer, hiding the code that follows.
     bool unroll_pragma(std::size_t& i) {
         std::size_t e = s.find('\n', i);
         if (e == std::string::npos) e = s.size();
-        std::istringstream words(s.substr(i + 1, e - i - 1));
+        const std::string line_text = s.substr(i + 1, e - i - 1);
+        if (!line_text.empty() && (line_text.back() == '\\' || (line_text.back() == '\r' && line_text.size() > 1 &&
+                                                                 line_text[line_text.size() - 2] == '\\')))
+            return false;
+        const std::string text = line_text.substr(0, line_text.find("//"));
+        if (text.find("/*") != std::string::npos || text.find("*/") != std::string::npos) return false;
+        std::istringstream words(text);
         std::string pragma, unroll, rest, w;
         words >> pragma >> unroll;
         if (pragma != "pragma" || unroll != "unroll") return false;
         while (words >> w) rest += w;
         for (char ch : rest)
             if (!(ident_char(ch) || std::string("+-*/() ").find(ch) != std::string::npos)) return false;
-        if (!rest.empty() && rest.back() == '\\') return false;
         i = e;
         return true;
     }
@@ -174,6 +181,12 @@ struct Lexer {
     // A string or character literal starting at s[i] (the quote); raw strings R"delim( ... )delim".
     bool literal(std::size_t& i, char quote, bool raw) {
         const std::size_t n = s.size();
+        // extern followed by any string literal, raw or prefixed, names a linkage: extern R"(C)" is extern "C".
+        if (region && last_ident == "extern" && quote == '"') {
+            if (scope == RegionScope::Namespace)
+                return fail("extern \"C\" is not allowed in a region: everything a lab defines stays in its namespace");
+            namespace_pending = true;
+        }
         if (raw) {
             const std::size_t open = s.find('(', i + 1);
             if (open == std::string::npos || open - i - 1 > 16) return fail("a malformed raw string literal");
@@ -192,8 +205,6 @@ struct Lexer {
             ++k;
         }
         if (k >= n) return fail("a string or character literal is never closed");
-        if (region && scope == RegionScope::Namespace && last_ident == "extern")
-            return fail("extern \"C\" is not allowed in a region: everything a lab defines stays in its namespace");
         if (last_ident == "extern") namespace_pending = true;  // extern "C" { ... } opens no function
         i = k + 1;
         last_ident.clear();
@@ -244,9 +255,24 @@ struct Lexer {
     bool punctuation(char c, std::size_t i) {
         last_ident.clear();
         if (region && c == '[') {
+            // The next token, past spaces and comments (`[/**/[gnu::constructor]/**/]` is an attribute too).
             std::size_t k = i + 1;
-            while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
-            if (k < s.size() && s[k] == '[' && !attribute_list(i + (k - i) - 1)) return false;
+            for (;;) {
+                while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+                if (s.compare(k, 2, "/*") == 0) {
+                    const std::size_t e = s.find("*/", k + 2);
+                    if (e == std::string::npos) break;
+                    k = e + 2;
+                } else if (s.compare(k, 2, "//") == 0) {
+                    while (k < s.size() && s[k] != '\n') ++k;
+                } else {
+                    break;
+                }
+            }
+            if (k < s.size() && s[k] == '[') {
+                if (k != i + 1) return fail("an attribute's brackets [[ ]] must stand together in a region");
+                if (!attribute_list(i)) return false;
+            }
         }
         switch (c) {
         case '(':

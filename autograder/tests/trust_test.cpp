@@ -123,6 +123,19 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(function_region("int k = \"\"_R\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
     CHECK(function_region("int k = \"\"uR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
     CHECK(function_region("int k = xR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
+    // A comment opened on a #pragma unroll line runs on past it for the compiler.
+    CHECK(function_region("unsigned long long t = 0;\n#pragma unroll /*\n\" */ \"/*\"\nasm volatile(\"nop;\"); //*/\n")
+              .find("preprocessor") != std::string::npos);
+    CHECK(function_region("#pragma unroll 4 /* four */\n").find("preprocessor") != std::string::npos);
+    CHECK(function_region("#pragma unroll // every k of the tile\nfor (int k = 0; k < 8; ++k) x[k] = 0;") == "");
+    CHECK(function_region("#pragma unroll // joined \\\nasm(\"trap;\");").find("preprocessor") != std::string::npos);
+    // An attribute's brackets with a comment between them are still an attribute.
+    CHECK(namespace_region("[/**/[gnu::constructor]/**/] void early() {}").find("[[ ]]") != std::string::npos);
+    CHECK(namespace_region("[ //\n[gnu::used]] int x;").find("[[ ]]") != std::string::npos);
+    CHECK(function_region("int v[4] = {}; v[ /* first */ 0] = 1;") == "");
+    // extern followed by a raw or prefixed string names a linkage too.
+    CHECK(namespace_region("extern R\"(C)\" long long now() { return 0; }").find("extern \"C\"") != std::string::npos);
+    CHECK(namespace_region("extern u8\"C\" long long now() { return 0; }").find("extern \"C\"") != std::string::npos);
     CHECK(namespace_region("__device__ float twice(float v) { return 2 * v; }\nconstexpr int kN = 4;") == "");
 }
 
@@ -194,6 +207,20 @@ TEST_CASE("the audit refuses forbidden imports, each with its reason") {
     CHECK(audit_symbols("06", {{"_ZN6course16time_interleavedERKSt6vectorISt8functionIFvvEESaIS3_EERKNS_12BenchOptionsE", 'U'}},
                         {R"(course::time_interleaved\(.*\))"})
               .message == "");
+}
+
+TEST_CASE("the audit finds the device functions that read the GPU's global timer in the PTX") {
+    const std::string ptx = ".version 8.8\n.target sm_90\n"
+                            "// %globaltimer named in a comment reads nothing\n"
+                            ".func  (.param .b64 func_retval0) _ZN5lab016helperEv()\n{\n\tmov.u64 %rd1, %globaltimer;\n}\n"
+                            ".visible .entry _ZN5lab011kEPy(\n.param .u64 p\n)\n{\n\tmov.u32 %r1, %globaltimer_lo;\n"
+                            "\tmov.u32 %r2, %globaltimer_hi;\n}\n"
+                            ".visible .entry _ZN5lab015quietEPy(\n)\n{\n\tmov.u64 %rd2, %clock64;\n}\n";
+    const auto readers = device_timer_readers(ptx);
+    REQUIRE(readers.size() == 2);
+    CHECK(readers[0] == "lab01::helper()");
+    CHECK(readers[1] == "lab01::k(unsigned long long*)");
+    CHECK(device_timer_readers(".visible .entry _ZN5lab011kEv()\n{\n\tmov.u64 %rd1, %clock64;\n}\n").empty());
 }
 
 TEST_CASE("the audit refuses a definition outside the lab's namespace") {
