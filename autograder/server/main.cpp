@@ -403,7 +403,10 @@ int main(int argc, char** argv) {
         return 0;
     }
     httplib::Server server;
-    server.new_task_queue = [] { return new httplib::ThreadPool(16); };
+    // Request threads: each is held by a connection for as long as its client takes to send a request (a
+    // read waits up to set_read_timeout for each piece): the buffering proxy in front (instructors.md)
+    // keeps slow clients off them.
+    server.new_task_queue = [] { return new httplib::ThreadPool(64); };
     server.set_read_timeout(30, 0);
     const TokenTable tokens(ids);
     Workers workers(*store, wo, cpu_workers == 0 ? std::vector<int>{} : gpus, cpu_workers);

@@ -148,6 +148,9 @@ namespace {
 // takes the first slot, and its targets' folders are the grading's private copies (prepare_build_view).
 constexpr int kSandboxSlot = 1;
 const std::regex kSlotTargetDir(R"(lab[0-9]+_slot([0-9]+)(_[a-z]+)?\.dir)");
+// Targets' folders in the build whose objects hold the code of a submission other than the grading's
+// own: the reference solution, the instructor's labs/, a variant, the bench (linked with the solutions).
+const std::regex kReferenceTargetDir(R"(lab[0-9]+_(solution|student|correct_|wrong_)[A-Za-z0-9_]*\.dir|bench(_lab[0-9]+)?\.dir)");
 // Programs in graders/ that hold some submission's code (a slot's, the student's, the solution, a
 // variant): never shown to a grading. The rest (the peers' launch hosts) are what gradings share.
 const std::regex kSubmissionProgram(R"(lab[0-9]+_(slot[0-9]+|student|solution|wrong_.*|correct_.*)(_host)?)");
@@ -183,6 +186,11 @@ std::string prepare_build_view(WorkerOptions& o) {
             if (!it->is_directory() || it->is_symlink()) continue;
             const std::string name = it->path().filename().string();
             std::smatch m;
+            if (std::regex_match(name, kReferenceTargetDir) || (it.depth() == 0 && name == "bench")) {
+                it.disable_recursion_pending();
+                o.build_hidden.push_back(it->path().lexically_relative(build).string());
+                continue;
+            }
             if (!std::regex_match(name, m, kSlotTargetDir)) {
                 // Not into what the private folders cover anyway.
                 if (it.depth() == 0 && (name == "grading" || name == "graded" || name == "graders")) it.disable_recursion_pending();
@@ -237,15 +245,21 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
                                   "--dev", "/dev", "--tmpfs", "/tmp"};
     system_view(a);
     a.insert(a.end(), {"--ro-bind", o.course_dir, o.course_dir});
-    // Of the course, not the reference solutions (nor their history in .git), nor other build folders in it
-    // (another roster's slots).
+    // Of the course, what a student release holds: not the reference solutions, nor the known-wrong and
+    // correct variants of each lab (complete kernels, some of them right), nor the folders whose names
+    // start with a dot (.git's history, the scripts and packages of .ci and .debs), nor other build
+    // folders in it (another roster's slots).
     std::error_code ec;
     const fs::path course = o.course_dir, build = o.build_dir;
-    for (const char* hidden : {"solutions", ".git"})
-        if (fs::is_directory(course / hidden, ec)) a.insert(a.end(), {"--tmpfs", (course / hidden).string()});
-    for (const auto& e : fs::directory_iterator(course, ec))
-        if (e.is_directory() && fs::exists(e.path() / "CMakeCache.txt") && !fs::equivalent(e.path(), build, ec))
+    for (const auto& e : fs::directory_iterator(course, ec)) {
+        if (!e.is_directory() || fs::equivalent(e.path(), build, ec)) continue;
+        const std::string name = e.path().filename().string();
+        if (name == "solutions" || name.front() == '.' || fs::exists(e.path() / "CMakeCache.txt"))
             a.insert(a.end(), {"--tmpfs", e.path().string()});
+    }
+    for (const auto& lab : fs::directory_iterator(course / "autograder" / "labs", ec))
+        for (const char* variants : {"correct", "wrong"})
+            if (fs::is_directory(lab.path() / variants, ec)) a.insert(a.end(), {"--tmpfs", (lab.path() / variants).string()});
     // The build folder read-only: a grading cannot change the programs every later grading runs. What one
     // grading writes (its logs and slots, the slot's assembled sources, objects and programs) are fresh
     // copies of a pristine template, its own, bound over it; the programs gradings share (the peers'

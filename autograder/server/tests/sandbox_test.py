@@ -13,6 +13,7 @@ without a GPU.
    --allow-no-gpu says outside it.
 """
 import argparse
+import glob
 import hashlib
 import json
 import os
@@ -64,6 +65,9 @@ def find_marker():
 attempt("read another grading's sources", find_marker)
 for n, p in enumerate(a["secrets"]):
     attempt("read %s" % os.path.basename(p), lambda p=p: open(p, "rb").read(64))
+for p in a["withheld"]:
+    attempt("read the course's %s" % os.path.relpath(p, a["course"] if p.startswith(a["course"]) else a["build"]),
+            lambda p=p: open(p, "rb").read(64))
 
 def connect(host, port):
     s = socket.create_connection((host, port), timeout=3)
@@ -181,7 +185,17 @@ def main():
         shared = [os.path.join(build, os.path.basename(args.grade)), os.path.join(build, "Makefile")]
         shared += [os.path.join(graders, f) for f in sorted(os.listdir(graders)) if f.endswith("_peer_host")]
         before = {s: digest(s) for s in shared if os.path.isfile(s)}
-        probe_args = {"build": build, "course": args.course, "shared": shared, "marker": MARKER, "secrets": secrets,
+        # What a student release withholds, where the host has it: a correct and a known-wrong variant, a
+        # reference solution, and the objects of the solution's code in the build folder.
+        course = os.path.abspath(args.course)
+        withheld = []
+        for pattern in ("autograder/labs/*/correct/*.cu", "autograder/labs/*/wrong/*.cu", "solutions/*/*.cu"):
+            withheld += sorted(glob.glob(os.path.join(course, pattern)))[:1]
+        withheld += sorted(glob.glob(os.path.join(build, "autograder/labs/*/CMakeFiles/lab*_solution_code.dir/**/*.o"),
+                                     recursive=True))[:1]
+        check(len(withheld) >= 3, "the host has reference code to withhold (%d files)" % len(withheld))
+        probe_args = {"build": build, "course": course, "shared": shared, "marker": MARKER, "secrets": secrets,
+                      "withheld": withheld,
                       "port": listener.getsockname()[1], "max_procs": MAX_PROCS, "memory_mb": MEMORY_MB}
         limits = ["--max-procs", str(MAX_PROCS), "--memory-mb", str(MEMORY_MB)]  # small, for the probe alone
         r = subprocess.run(base + limits + ["--no-prepare", "sandbox-run", "--", "/usr/bin/python3", "-c", PROBE, json.dumps(probe_args)],
@@ -193,7 +207,7 @@ def main():
         except (ValueError, IndexError):
             outcomes = {}
             print(r.stdout)
-        check(len(outcomes) == len(shared) + 10, "the probe tried everything (%d attempts)" % len(outcomes))
+        check(len(outcomes) == len(shared) + len(withheld) + 10, "the probe tried everything (%d attempts)" % len(outcomes))
         for what, how in outcomes.items():
             check(how.startswith("refused"), "%s: %s" % (what, how))
         check(all(digest(s) == d for s, d in before.items()), "the host's build programs are unchanged")
