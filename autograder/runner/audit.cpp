@@ -206,7 +206,14 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
             add("defines " + d + ", which the grader itself defines: a lab may not replace the grader's code");
             continue;
         }
-        if (top_namespace(owner_of(s.name)) == "lab" + lab_id) continue;
+        if (top_namespace(owner_of(s.name)) == "lab" + lab_id) {
+            // CUB or Thrust compiled into the lab's namespace (their headers' *_WRAPPED_NAMESPACE): their device-wide
+            // algorithms, which a lab may not call, under the lab's own name.
+            if (d.find("::cub::") != std::string::npos || d.find("::thrust::") != std::string::npos)
+                add("defines " + d + ": CUB or Thrust compiled into namespace lab" + lab_id +
+                    "; device-wide library algorithms are not allowed (the lab does its work in its own kernels)");
+            continue;
+        }
         // nvcc's host stub of a kernel: __device_stub__Z[N]5labNN... names the kernel it launches.
         if (const auto at = s.name.find(stub); at != std::string::npos) {
             std::string rest = s.name.substr(at + stub.size());

@@ -232,6 +232,8 @@ TEST_CASE("the audit refuses a definition outside the lab's namespace") {
     CHECK(refused("_ZN6course12uniform_at_fEmm", 'T') != "");  // strong: would replace the course's own
     CHECK(refused("_ZN6course9CudaErrorD2Ev", 'W') == "");    // weak copy of inline code: replaces nothing
     CHECK(refused("_Z20__device_stub__ZN5lab026kernelEv", 'T') != "");  // another lab's kernel stub
+    // CUB compiled into the lab's namespace (CUB_WRAPPED_NAMESPACE): its device-wide algorithms under the lab's name.
+    CHECK(refused("_ZN5lab013cub6detail6reduce18DeviceReduceKernelEv", 'W').find("CUB or Thrust") != std::string::npos);
 }
 
 TEST_CASE("the audit lets a lab catch by type: a catch clause's table entry judged as the typeinfo it points to") {
