@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <future>
 #include <map>
 #include <optional>
 #include <set>
@@ -578,12 +579,15 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             picked.insert(order.begin(), order.end());
         }
     }
-    // Sampling takes host time before a sampled batch (starting the monitors) and after it (stopping and
-    // decoding them), which the student's process could see as longer waits around that batch. So each of
+    // Sampling takes host time before a sampled batch (starting the monitors, and waiting for the last
+    // window's decode) and after it (stopping them: the rest is done on the side), which the student's
+    // process could see as longer waits around that batch. So each of
     // the student's batches that is not sampled waits as long before and after, drawn at random from what
     // that contender's sampled batches took; its warm-up batches are sampled too (their counts dropped), to
     // learn that before any timed batch.
     std::vector<std::vector<double>> leads(contenders.size()), trails(contenders.size());
+    // The sampled batches' readings (evaluated on the side while the batches go on), and their calls.
+    std::vector<std::vector<std::pair<std::future<timed_counters::Totals>, int>>> readings(contenders.size());
     std::mt19937_64 pace(std::random_device{}());
     const auto wait_like = [&](const std::vector<double>& taken) {
         if (taken.empty()) return;
@@ -647,10 +651,9 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         for (int s : sampled) first[s] = sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]);
         const auto t1 = clock::now();
         if (window) {
-            timed_counters::Totals t = window->stop();
-            trails[c].push_back(t.trail_ms);
-            t.calls = calls;
-            if (counted_batch) (*counted)[c] += t;
+            std::future<timed_counters::Totals> reading = window->stop();
+            trails[c].push_back(window->trail_ms());
+            if (counted_batch) readings[c].push_back({std::move(reading), calls});
         } else if (paced) {
             wait_like(trails[c]);
         }
@@ -685,6 +688,12 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             overhead.push_back(ms - sum);  // a batch's: what a batch of any length pays
         }
     }
+    for (std::size_t c = 0; c < readings.size(); ++c)
+        for (auto& [reading, calls] : readings[c]) {
+            timed_counters::Totals t = reading.get();
+            t.calls = calls;
+            (*counted)[c] += t;
+        }
     // What the boundary adds to a batch, learnt from the library peer in the peers' process, whose own events
     // time each call as the in-process timing does (that process holds the course's code only): the median
     // of the host clock's excess over them. It comes off every contender's batches alike, the student's

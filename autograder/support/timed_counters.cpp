@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <cstdint>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -39,11 +41,13 @@ const char* const kMetrics[] = {
     "sm__ctas_launched.sum",
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
+    "sm__threads_launched.sum",
 };
 constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
 constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
 constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
 constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
+constexpr int kImages = 4;                       // counter data images in the ring (State::images)
 
 struct State {
     bool opened = false;
@@ -53,17 +57,22 @@ struct State {
     CUpti_Profiler_Host_Object* host = nullptr;
     CUpti_PmSampling_Object* sampler = nullptr;
     std::vector<std::uint8_t> availability, config;
-    // Two counter data images, used in turn: one is made ready again (initialised, some 50 to 150 ms on an
-    // H100 for kMaxSamples) on a thread of its own while the next window samples into the other, so that
-    // neither the start nor the end of a window waits for it.
-    std::vector<std::uint8_t> images[2];
-    std::future<bool> resetting[2];  // the image's reset, while it runs
-    bool ready[2] = {false, false};  // initialised and not used by a window since
-    int next = 0;                    // the image of the next window
     // kMetrics, then any metric named in COURSE_TIMED_COUNTERS_PROBE (comma-separated) that the monitors
     // accept: those are only printed with each window's steps (COURSE_TIMED_COUNTERS_STEPS), for trying a
     // metric on a GPU before a rule uses it (.ci/gpu-counters-probe.sh).
     std::vector<std::string> names;
+    std::vector<const char*> name_ptrs;  // names' texts, as CUPTI takes them
+    // Counter data images, used in turn. After a window stops, what it sampled is decoded into its image,
+    // evaluated, and the image made ready again (initialised: some 50 to 150 ms on an H100 for kMaxSamples),
+    // all on a thread of its own: neither the end of a window nor the start of the next waits for the
+    // evaluation or the initialisation while the ring has a ready image, and the next start waits only for
+    // the decode (the monitors' buffer holds one window at a time).
+    std::vector<std::uint8_t> images[kImages];
+    std::future<bool> busy[kImages];  // image i's decode, evaluation and initialisation, while they run
+    bool ready[kImages] = {};         // initialised and not used by a window since
+    int next = 0;                     // the image of the next window
+    std::shared_future<void> decoded; // the last window's decode
+    std::mutex evaluating;            // one evaluation at a time on the host object
 } g;
 
 std::string result_text(CUptiResult r) {
@@ -84,6 +93,51 @@ bool step(const char* what, F&& call, std::string& reason) {
     return false;
 }
 
+// A host object for PM sampling on this chip, in @p object; false with CUPTI's words in @p why.
+bool host_object(CUpti_Profiler_Host_Object*& object, std::string& why) {
+    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
+    host.pChipName = g.chip.c_str();
+    host.pCounterAvailabilityImage = g.availability.data();
+    if (!step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, why)) return false;
+    object = host.pHostObject;
+    return true;
+}
+
+// The configuration image that collects @p names, added to host object @p host, in @p config; false, with
+// the reason in @p why, where CUPTI refuses them or they need more than the one pass PM sampling takes.
+bool config_image(CUpti_Profiler_Host_Object* host, std::vector<const char*>& names,
+                  std::vector<std::uint8_t>& config, std::string& why) {
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = host;
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    if (!step("cuptiProfilerHostConfigAddMetrics", [&] { return cuptiProfilerHostConfigAddMetrics(&add); }, why))
+        return false;
+    CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    size.pHostObject = host;
+    if (!step("cuptiProfilerHostGetConfigImageSize", [&] { return cuptiProfilerHostGetConfigImageSize(&size); }, why))
+        return false;
+    config.assign(size.configImageSize, 0);
+    CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    image.pHostObject = host;
+    image.configImageSize = config.size();
+    image.pConfigImage = config.data();
+    if (!step("cuptiProfilerHostGetConfigImage", [&] { return cuptiProfilerHostGetConfigImage(&image); }, why))
+        return false;
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    passes.configImageSize = config.size();
+    passes.pConfigImage = config.data();
+    if (!step("cuptiProfilerHostGetNumOfPasses", [&] { return cuptiProfilerHostGetNumOfPasses(&passes); }, why))
+        return false;
+    if (passes.numOfPasses != 1) {
+        why = "the counters need " + std::to_string(passes.numOfPasses) + " passes on " + g.chip +
+              " (PM sampling takes one)";
+        return false;
+    }
+    return true;
+}
+
 // Appends to g.names each metric of the comma-separated @p list that a configuration of its own accepts in
 // one pass with kMetrics; says on stderr which were refused.
 void add_probe_metrics(const std::string& list) {
@@ -97,43 +151,12 @@ void add_probe_metrics(const std::string& list) {
         for (const auto& n : g.names) trial.push_back(n.c_str());
         trial.push_back(metric.c_str());
         std::string why;
-        CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-        CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-        host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-        host.pChipName = g.chip.c_str();
-        host.pCounterAvailabilityImage = g.availability.data();
-        bool ok = step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, why);
-        if (ok) {
-            add.pHostObject = host.pHostObject;
-            add.ppMetricNames = trial.data();
-            add.numMetrics = trial.size();
-            ok = step("cuptiProfilerHostConfigAddMetrics", [&] { return cuptiProfilerHostConfigAddMetrics(&add); }, why);
-            std::vector<std::uint8_t> config;
-            if (ok) {
-                CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-                size.pHostObject = host.pHostObject;
-                ok = step("cuptiProfilerHostGetConfigImageSize", [&] { return cuptiProfilerHostGetConfigImageSize(&size); }, why);
-                config.assign(size.configImageSize, 0);
-            }
-            if (ok) {
-                CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-                image.pHostObject = host.pHostObject;
-                image.configImageSize = config.size();
-                image.pConfigImage = config.data();
-                ok = step("cuptiProfilerHostGetConfigImage", [&] { return cuptiProfilerHostGetConfigImage(&image); }, why);
-            }
-            if (ok) {
-                CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-                passes.configImageSize = config.size();
-                passes.pConfigImage = config.data();
-                ok = step("cuptiProfilerHostGetNumOfPasses", [&] { return cuptiProfilerHostGetNumOfPasses(&passes); }, why);
-                if (ok && passes.numOfPasses != 1) {
-                    ok = false;
-                    why = std::to_string(passes.numOfPasses) + " passes";
-                }
-            }
+        CUpti_Profiler_Host_Object* host = nullptr;
+        std::vector<std::uint8_t> config;
+        const bool ok = host_object(host, why) && config_image(host, trial, config, why);
+        if (host) {
             CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-            done.pHostObject = host.pHostObject;
+            done.pHostObject = host;
             cuptiProfilerHostDeinitialize(&done);
         }
         if (ok)
@@ -166,43 +189,11 @@ bool configure() {
     if (!step("cuptiPmSamplingGetCounterAvailability", [&] { return cuptiPmSamplingGetCounterAvailability(&avail); },
               g.reason))
         return false;
-    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    host.pChipName = g.chip.c_str();
-    host.pCounterAvailabilityImage = g.availability.data();
-    if (!step("cuptiProfilerHostInitialize", [&] { return cuptiProfilerHostInitialize(&host); }, g.reason)) return false;
-    g.host = host.pHostObject;
+    if (!host_object(g.host, g.reason)) return false;
     g.names.assign(std::begin(kMetrics), std::end(kMetrics));
     if (const char* probe = std::getenv("COURSE_TIMED_COUNTERS_PROBE")) add_probe_metrics(probe);
-    std::vector<const char*> names;
-    for (const auto& n : g.names) names.push_back(n.c_str());
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = g.host;
-    add.ppMetricNames = names.data();
-    add.numMetrics = names.size();
-    if (!step("cuptiProfilerHostConfigAddMetrics", [&] { return cuptiProfilerHostConfigAddMetrics(&add); }, g.reason))
-        return false;
-    CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    size.pHostObject = g.host;
-    if (!step("cuptiProfilerHostGetConfigImageSize", [&] { return cuptiProfilerHostGetConfigImageSize(&size); }, g.reason))
-        return false;
-    g.config.assign(size.configImageSize, 0);
-    CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    image.pHostObject = g.host;
-    image.configImageSize = g.config.size();
-    image.pConfigImage = g.config.data();
-    if (!step("cuptiProfilerHostGetConfigImage", [&] { return cuptiProfilerHostGetConfigImage(&image); }, g.reason))
-        return false;
-    CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    passes.configImageSize = g.config.size();
-    passes.pConfigImage = g.config.data();
-    if (!step("cuptiProfilerHostGetNumOfPasses", [&] { return cuptiProfilerHostGetNumOfPasses(&passes); }, g.reason))
-        return false;
-    if (passes.numOfPasses != 1) {
-        g.reason = "the counters need " + std::to_string(passes.numOfPasses) + " passes on " + g.chip +
-                   " (PM sampling takes one)";
-        return false;
-    }
+    for (const auto& n : g.names) g.name_ptrs.push_back(n.c_str());
+    if (!config_image(g.host, g.name_ptrs, g.config, g.reason)) return false;
     // Taken for the whole run: the device's sampler is one, and a process started later (the student's)
     // can no longer take it.
     CUpti_PmSampling_Enable_Params enable{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
@@ -226,8 +217,8 @@ bool configure() {
     if (!step("cuptiPmSamplingSetConfig", [&] { return cuptiPmSamplingSetConfig(&set); }, g.reason)) return false;
     CUpti_PmSampling_GetCounterDataSize_Params data{CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
     data.pPmSamplingObject = g.sampler;
-    data.pMetricNames = names.data();
-    data.numMetrics = names.size();
+    data.pMetricNames = g.name_ptrs.data();
+    data.numMetrics = g.name_ptrs.size();
     data.maxSamples = kMaxSamples;
     if (!step("cuptiPmSamplingGetCounterDataSize", [&] { return cuptiPmSamplingGetCounterDataSize(&data); }, g.reason))
         return false;
@@ -236,8 +227,8 @@ bool configure() {
     // finds the monitors free.
     std::atexit([] {
         if (!g.sampler) return;
-        for (auto& r : g.resetting)
-            if (r.valid()) r.wait();
+        for (auto& b : g.busy)
+            if (b.valid()) b.wait();
         CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
         disable.pPmSamplingObject = g.sampler;
         cuptiPmSamplingDisable(&disable);
@@ -253,11 +244,11 @@ bool configure() {
 std::string Totals::describe() const {
     char line[512];
     std::snprintf(line, sizeof line,
-                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks; "
+                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks, %.3g warps; "
                   "loads' share of the SMs' busy cycles %.2f; %.2f load wavefronts a memory instruction; DRAM %.3g B "
                   "read, %.3g B written; sampling took %.1f ms before a batch and %.1f ms after it, outside the timed "
                   "interval (every other batch of yours waits as long before and after it)",
-                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, shared_load_share(),
+                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, warps(), shared_load_share(),
                   wavefronts_per_memory_instruction(), dram_read_bytes, dram_write_bytes,
                   windows > 0 ? lead_ms / windows : 0.0, windows > 0 ? trail_ms / windows : 0.0);
     return line;
@@ -290,7 +281,11 @@ const std::string& unavailable_reason() { return g.reason; }
 
 Window::Window() = default;
 Window::~Window() = default;
-Totals Window::stop() { return {}; }
+std::future<Totals> Window::stop() {
+    std::promise<Totals> none;
+    none.set_value(Totals{});
+    return none.get_future();
+}
 #else
 bool open() {
     if (g.opened) return g.ok;
@@ -326,23 +321,88 @@ bool initialise(int i, std::string& why) {
                 why);
 }
 
-// Image @p i, ready for a window: its reset on the side waited for, or (the run's first windows, or a
-// reset that failed) done here.
+// Image @p i, ready for a window: the work on the side of the window that used it last waited for, and
+// (the run's first windows, or an initialisation that failed there) its initialisation done here.
 void take_ready(int i) {
-    if (g.resetting[i].valid()) g.ready[i] = g.resetting[i].get();
+    if (g.busy[i].valid()) g.ready[i] = g.busy[i].get();
     std::string why;
     if (!g.ready[i] && !initialise(i, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
     g.ready[i] = false;
 }
+
+// Decodes the stopped window's samples into image @p i: the sums of its samples but the first (see
+// Window()), with @p lead_ms and @p trail_ms, the host time its start and its stop took.
+Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std::promise<void>>& decoded) {
+    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
+    const double t0 = now_ms();
+    std::string why;
+    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+    decode.pPmSamplingObject = g.sampler;
+    std::vector<std::uint8_t>& data = g.images[i];
+    decode.pCounterDataImage = data.data();
+    decode.counterDataImageSize = data.size();
+    const bool ok = step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why);
+    decoded->set_value();  // the monitors' buffer is free for the next window
+    if (!ok) throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+    const double t_decode = now_ms();
+    CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
+    if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
+        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+    Totals t;
+    std::vector<double> values(g.name_ptrs.size()), probed(g.name_ptrs.size() - kMetricCount);
+    {
+        const std::lock_guard<std::mutex> one_at_a_time(g.evaluating);
+        for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+            eval.pHostObject = g.host;
+            eval.pCounterDataImage = data.data();
+            eval.counterDataImageSize = data.size();
+            eval.rangeIndex = s;
+            eval.ppMetricNames = g.name_ptrs.data();
+            eval.numMetrics = g.name_ptrs.size();
+            eval.pMetricValues = values.data();
+            if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); },
+                      why))
+                throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
+            t.shared_load_wavefronts += values[0];
+            t.shared_store_wavefronts += values[1];
+            t.sm_active_cycles += values[2];
+            t.lsu_instructions += values[3];
+            t.blocks += values[4];
+            t.dram_read_bytes += values[5];
+            t.dram_write_bytes += values[6];
+            t.threads += values[7];
+            t.samples += 1;
+            for (std::size_t m = kMetricCount; m < values.size(); ++m) probed[m - kMetricCount] += values[m];
+        }
+    }
+    if (steps) {  // where a window's time goes, for tuning (.ci/gpu-counters-probe.sh sets it)
+        std::fprintf(stderr,
+                     "timed counters: start %.2f ms, stop %.2f ms; on the side: decode %.2f, evaluate %.2f ms (%u samples)\n",
+                     lead_ms, trail_ms, t_decode - t0, now_ms() - t_decode, static_cast<unsigned>(info.numCompletedSamples));
+        for (std::size_t m = kMetricCount; m < g.names.size(); ++m)
+            std::fprintf(stderr, "timed counters: probe %s %.6g (sm__ctas_launched %.6g)\n", g.names[m].c_str(),
+                         probed[m - kMetricCount], t.blocks);
+    }
+    t.windows = 1;
+    t.lead_ms = lead_ms;
+    t.trail_ms = trail_ms;
+    return t;
+}
 }  // namespace
 
 Window::Window() {
     if (!g.ok) return;
-    image_ = g.next;
-    g.next = 1 - g.next;
-    take_ready(image_);
+    // From here to the batch's start is what a batch that is not sampled waits too (lead_ms()), waits for
+    // the last window's decode or for a ready image included.
     const double t0 = now_ms();
+    if (g.decoded.valid()) g.decoded.wait();
+    image_ = g.next;
+    g.next = (g.next + 1) % kImages;
+    take_ready(image_);
     std::string why;
     CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
     start.pPmSamplingObject = g.sampler;
@@ -351,7 +411,7 @@ Window::Window() {
     running_ = true;
     // A window's first sample holds what the counters counted before it started too (the check program's
     // own work on the inputs, right before the batch: measured on an H100, all of it lands there). So the
-    // batch starts only after that sample has ended, and stop() leaves the first sample out.
+    // batch starts only after that sample has ended, and the decode leaves the first sample out.
     std::this_thread::sleep_for(std::chrono::nanoseconds(kLeadSamples * kIntervalNs));
     start_ms_ = now_ms() - t0;
 }
@@ -363,9 +423,12 @@ Window::~Window() {
     cuptiPmSamplingStop(&stop_params);
 }
 
-Totals Window::stop() {
-    Totals t;
-    if (!running_) return t;
+std::future<Totals> Window::stop() {
+    if (!running_) {
+        std::promise<Totals> none;
+        none.set_value(Totals{});
+        return none.get_future();
+    }
     running_ = false;
     const double t0 = now_ms();
     std::string why;
@@ -373,63 +436,28 @@ Totals Window::stop() {
     stop_params.pPmSamplingObject = g.sampler;
     if (!step("cuptiPmSamplingStop", [&] { return cuptiPmSamplingStop(&stop_params); }, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
-    const double t_stop = now_ms();
-    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
-    decode.pPmSamplingObject = g.sampler;
-    std::vector<std::uint8_t>& data = g.images[image_];
-    decode.pCounterDataImage = data.data();
-    decode.counterDataImageSize = data.size();
-    if (!step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why))
-        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-    const double t_decode = now_ms();
-    CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = data.data();
-    info.counterDataImageSize = data.size();
-    if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
-        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-    std::vector<const char*> names;
-    for (const auto& n : g.names) names.push_back(n.c_str());
-    std::vector<double> values(names.size()), probed(names.size() - kMetricCount);
-    for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        eval.pHostObject = g.host;
-        eval.pCounterDataImage = data.data();
-        eval.counterDataImageSize = data.size();
-        eval.rangeIndex = s;
-        eval.ppMetricNames = names.data();
-        eval.numMetrics = names.size();
-        eval.pMetricValues = values.data();
-        if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); }, why))
-            throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
-        t.shared_load_wavefronts += values[0];
-        t.shared_store_wavefronts += values[1];
-        t.sm_active_cycles += values[2];
-        t.lsu_instructions += values[3];
-        t.blocks += values[4];
-        t.dram_read_bytes += values[5];
-        t.dram_write_bytes += values[6];
-        t.samples += 1;
-        for (std::size_t m = kMetricCount; m < values.size(); ++m) probed[m - kMetricCount] += values[m];
-    }
-    const double t_evaluate = now_ms();
-    // The image is made ready again on the side (see State::images).
+    stop_ms_ = now_ms() - t0;
+    // Decoded, evaluated and the image made ready again on the side (see State::images).
+    auto decoded = std::make_shared<std::promise<void>>();
+    g.decoded = decoded->get_future().share();
+    auto totals = std::make_shared<std::promise<Totals>>();
+    std::future<Totals> reading = totals->get_future();
     const int i = image_;
-    g.resetting[i] = std::async(std::launch::async, [i] {
+    const double lead = start_ms_, trail = stop_ms_;
+    g.busy[i] = std::async(std::launch::async, [i, lead, trail, decoded, totals] {
+        try {
+            totals->set_value(decode(i, lead, trail, decoded));
+        } catch (...) {
+            try {
+                decoded->set_value();
+            } catch (const std::future_error&) {  // set already
+            }
+            totals->set_exception(std::current_exception());
+        }
         std::string why;
         return initialise(i, why);
     });
-    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
-    if (steps)  // where a window's time goes, for tuning (.ci/gpu-global-loads-probe.sh sets it)
-        std::fprintf(stderr, "timed counters: start %.2f ms; stop %.2f, decode %.2f, evaluate %.2f (%u samples) ms\n",
-                     start_ms_, t_stop - t0, t_decode - t_stop, t_evaluate - t_decode,
-                     static_cast<unsigned>(info.numCompletedSamples));
-    for (std::size_t m = kMetricCount; steps && m < g.names.size(); ++m)
-        std::fprintf(stderr, "timed counters: probe %s %.6g (sm__ctas_launched %.6g)\n", g.names[m].c_str(),
-                     probed[m - kMetricCount], t.blocks);
-    t.windows = 1;
-    t.lead_ms = start_ms_;
-    t.trail_ms = now_ms() - t0;
-    return t;
+    return reading;
 }
 
 #endif  // COURSE_HAS_PM_SAMPLING

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdio>
+#include <future>
 #include <stdexcept>
 #include <string>
 
@@ -29,11 +30,12 @@ struct Totals {
     double blocks = 0;                   ///< sm__ctas_launched.sum
     double dram_read_bytes = 0;          ///< dram__bytes_read.sum
     double dram_write_bytes = 0;         ///< dram__bytes_write.sum
+    double threads = 0;                  ///< sm__threads_launched.sum
     double samples = 0;                  ///< sampling intervals summed
     double windows = 0;                  ///< windows summed
     double calls = 0;                    ///< the student's calls these windows held (set by the caller)
     double lead_ms = 0;                  ///< host time the windows took before their batches (starting)
-    double trail_ms = 0;                 ///< host time they took after them (stopping, decoding, resetting)
+    double trail_ms = 0;                 ///< host time they took after them (stopping)
 
     /// @brief Adds @p o's counts, windows and calls to these.
     Totals& operator+=(const Totals& o) {
@@ -44,6 +46,7 @@ struct Totals {
         blocks += o.blocks;
         dram_read_bytes += o.dram_read_bytes;
         dram_write_bytes += o.dram_write_bytes;
+        threads += o.threads;
         samples += o.samples;
         windows += o.windows;
         calls += o.calls;
@@ -51,6 +54,9 @@ struct Totals {
         trail_ms += o.trail_ms;
         return *this;
     }
+    /// @brief Warps launched: threads / 32 (a block of a size that is not a multiple of 32 counts its last
+    /// warp in part, so the figure never exceeds the warps launched).
+    double warps() const { return threads / 32; }
     /// @brief Whether the monitors counted any work in these windows: windows that counted no busy SM cycle
     /// while calls were timed were not counted (another profiler held the monitors) and judge nothing.
     bool counted_work() const { return sm_active_cycles > 0; }
@@ -105,7 +111,11 @@ inline std::string per_call_shortfall(const Totals& t, double loads, double stor
 /// And, where @p per_block > 0 and blocks were counted, at least @p per_block load and store wavefronts for
 /// each block launched: every block combines its warps in shared memory, in every call (a call that does so
 /// in some blocks, or in its first call of a batch only, shows less).
-inline std::string combined_shortfall(const Totals& t, double per_call, double per_block = 0) {
+/// And, where @p per_warp > 0 and threads were counted, at least @p per_warp store wavefronts for each warp
+/// launched but one a block: every warp's partial meets the others in shared memory (a block whose warps
+/// add their partials to the output with atomics of their own, one of them storing a token, shows one
+/// store a block).
+inline std::string combined_shortfall(const Totals& t, double per_call, double per_block = 0, double per_warp = 0) {
     if (!(t.calls > 0)) return "";
     const double ld = t.shared_load_wavefronts / t.calls, st = t.shared_store_wavefronts / t.calls;
     char text[360];
@@ -118,12 +128,23 @@ inline std::string combined_shortfall(const Totals& t, double per_call, double p
     }
     if (!(per_block > 0) || !(t.blocks > 0)) return "";
     const double ld_b = t.shared_load_wavefronts / t.blocks, st_b = t.shared_store_wavefronts / t.blocks;
-    if (ld_b >= per_block && st_b >= per_block) return "";
+    if (ld_b < per_block || st_b < per_block) {
+        std::snprintf(text, sizeof text,
+                      "shared-memory wavefronts for each block launched: %.2f loads, %.2f stores (%.0f blocks); a "
+                      "reduction whose every block combines its warps' partials in shared memory shows at least %.2f of "
+                      "each: some blocks or calls did not",
+                      ld_b, st_b, t.blocks, per_block);
+        return text;
+    }
+    const double others = t.warps() - t.blocks;  // warps launched but one a block
+    if (!(per_warp > 0) || !(others > 0)) return "";
+    const double st_w = t.shared_store_wavefronts / others;
+    if (st_w >= per_warp) return "";
     std::snprintf(text, sizeof text,
-                  "shared-memory wavefronts for each block launched: %.2f loads, %.2f stores (%.0f blocks); a reduction "
-                  "whose every block combines its warps' partials in shared memory shows at least %.2f of each: some "
-                  "blocks or calls did not",
-                  ld_b, st_b, t.blocks, per_block);
+                  "%.2f shared-memory store wavefronts for each warp launched but one a block (%.0f warps in %.0f "
+                  "blocks); a reduction whose every warp's partial meets the others' in shared memory shows at least "
+                  "%.2f: the warps of a block did not combine there",
+                  st_w, t.warps(), t.blocks, per_warp);
     return text;
 }
 
@@ -164,24 +185,28 @@ bool available();
 const std::string& unavailable_reason();
 
 /// @brief Samples the device from construction to stop(): place it around a batch, outside the timed
-/// interval. Without available(), does nothing and returns empty Totals.
+/// interval. Without available(), does nothing and its reading is empty Totals.
 class Window {
 public:
     Window();
     ~Window();
     Window(const Window&) = delete;
     Window& operator=(const Window&) = delete;
-    /// @brief Stops sampling and returns what the counters counted meanwhile (windows = 1).
-    Totals stop();
+    /// @brief Stops sampling. What the counters counted meanwhile (windows = 1) is decoded and evaluated on
+    /// a thread of its own: the future holds it, or throws CountersTaken where that failed.
+    std::future<Totals> stop();
 
     /// @brief Host time the start took, before the batch may begin (what a batch that is not sampled is
     /// given too, isolation::time_across(), so that nothing tells the two apart).
     double lead_ms() const { return start_ms_; }
+    /// @brief Host time stop() took, after the batch (given alike to a batch that is not sampled).
+    double trail_ms() const { return stop_ms_; }
 
 private:
     bool running_ = false;
     int image_ = 0;        // the counter data image this window samples into
     double start_ms_ = 0;  // host time the start took
+    double stop_ms_ = 0;   // host time the stop took
 };
 
 }  // namespace grading::timed_counters

@@ -407,4 +407,28 @@ TEST_CASE("the reductions' timed test: partials combined in shared memory in eve
     timed_counters::Totals no_blocks = first_only;
     no_blocks.blocks = 0;  // blocks not counted: judged a call only
     CHECK(timed_counters::combined_shortfall(no_blocks, 33, 0.9) == "");
+    // For each warp launched but one a block: the reference's 8 warps a block store 8 partials.
+    t.threads = 8 * 1058 * 256.0;  // 8 calls of 1058 blocks (the grader's own among them) of 256 threads
+    CHECK(t.warps() == 8 * 1058 * 8);
+    CHECK(timed_counters::combined_shortfall(t, 33, 0.9, 0.75) == "");
+    // Warp 0 keeps its own partial in registers: 7 stores a block, 1.0 for each warp but one.
+    timed_counters::Totals seven = t;
+    seven.shared_store_wavefronts = 8 * 1058 * 7.0;
+    CHECK(timed_counters::combined_shortfall(seven, 33, 0.9, 0.75) == "");
+    // Each warp adds its partial with a global atomic, one token store and load a block: passes the floors a
+    // call and a block, not a warp.
+    timed_counters::Totals token = t;
+    token.shared_store_wavefronts = token.shared_load_wavefronts = 8 * 1058;
+    CHECK(timed_counters::combined_shortfall(token, 33, 0.9) == "");
+    const std::string per_warp = timed_counters::combined_shortfall(token, 33, 0.9, 0.75);
+    CHECK(per_warp.find("0.14 shared-memory store wavefronts for each warp launched but one a block (67712 warps in "
+                        "8464 blocks)") != std::string::npos);
+    CHECK(per_warp.find("at least 0.75") != std::string::npos);
+    // Threads not counted, or one warp a block: no warp to hand a partial on, nothing judged a warp.
+    timed_counters::Totals no_threads = token;
+    no_threads.threads = 0;
+    CHECK(timed_counters::combined_shortfall(no_threads, 33, 0.9, 0.75) == "");
+    timed_counters::Totals one_warp = token;
+    one_warp.threads = 32 * one_warp.blocks;
+    CHECK(timed_counters::combined_shortfall(one_warp, 33, 0.9, 0.75) == "");
 }
