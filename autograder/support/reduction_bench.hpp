@@ -71,7 +71,7 @@ struct ReductionBench {
     /// block on an H100; a kernel whose blocks combine in shared memory in some calls, or in some blocks,
     /// shows that share.
     static constexpr double kSharedPerBlock = 0.9;
-    /// @brief ... and store wavefronts for each warp launched but one a block (sm__threads_launched / 32,
+    /// @brief ... and store wavefronts for each warp launched but one a block (sm__warps_launched_shader_cs,
     /// less the blocks): every warp but one a block hands its partial to another through shared memory, in
     /// a store of its own. The reference stores from every warp (1.2 for each of those, 8 warps a block);
     /// one that keeps warp 0's partial in registers shows 1.0; a block whose warps each add their own

@@ -41,9 +41,17 @@ const char* const kMetrics[] = {
     "sm__ctas_launched.sum",
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
-    "sm__threads_launched.sum",
 };
 constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
+// Metrics that rules use where the monitors take them beside kMetrics in one pass (each is tried in turn;
+// a rule whose metric was not taken judges nothing on it, Totals' field staying 0). The order is
+// Totals::optional's.
+const char* const kOptionalMetrics[] = {
+    "sm__warps_launched_shader_cs.sum",
+    "sm__pipe_tensor_cycles_active_realtime.sum",
+    "lts__t_sectors_srcunit_tex.sum",
+};
+constexpr std::size_t kOptionalCount = sizeof(kOptionalMetrics) / sizeof(kOptionalMetrics[0]);
 constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
 constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
 constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
@@ -62,6 +70,8 @@ struct State {
     // metric on a GPU before a rule uses it (.ci/gpu-counters-probe.sh).
     std::vector<std::string> names;
     std::vector<const char*> name_ptrs;  // names' texts, as CUPTI takes them
+    int optional_at[kOptionalCount] = {};  // where in names each of kOptionalMetrics is (-1: not taken)
+    std::size_t probes_from = 0;           // where in names the probe metrics start
     // Counter data images, used in turn. After a window stops, what it sampled is decoded into its image,
     // evaluated, and the image made ready again (initialised: some 50 to 150 ms on an H100 for kMaxSamples),
     // all on a thread of its own: neither the end of a window nor the start of the next waits for the
@@ -92,6 +102,8 @@ bool step(const char* what, F&& call, std::string& reason) {
                   "NVreg_RestrictProfilingToAdminUsers)";
     return false;
 }
+
+bool initialise(int i, std::string& why);
 
 // A host object for PM sampling on this chip, in @p object; false with CUPTI's words in @p why.
 bool host_object(CUpti_Profiler_Host_Object*& object, std::string& why) {
@@ -138,14 +150,12 @@ bool config_image(CUpti_Profiler_Host_Object* host, std::vector<const char*>& na
     return true;
 }
 
-// Appends to g.names each metric of the comma-separated @p list that a configuration of its own accepts in
-// one pass with kMetrics; says on stderr which were refused.
-void add_probe_metrics(const std::string& list) {
-    std::size_t from = 0;
-    while (from <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', from), list.size());
-        const std::string metric = list.substr(from, comma - from);
-        from = comma + 1;
+// Appends each of @p metrics to g.names where a configuration of its own accepts it in one pass with
+// those before it; returns where each went (-1: refused, which stderr says, calling it @p kind).
+std::vector<int> add_metrics(const std::vector<std::string>& metrics, const char* kind) {
+    std::vector<int> at;
+    for (const std::string& metric : metrics) {
+        at.push_back(-1);
         if (metric.empty()) continue;
         std::vector<const char*> trial;
         for (const auto& n : g.names) trial.push_back(n.c_str());
@@ -159,11 +169,26 @@ void add_probe_metrics(const std::string& list) {
             done.pHostObject = host;
             cuptiProfilerHostDeinitialize(&done);
         }
-        if (ok)
+        if (ok) {
+            at.back() = static_cast<int>(g.names.size());
             g.names.push_back(metric);
-        else
-            std::fprintf(stderr, "timed counters: probe metric %s refused (%s)\n", metric.c_str(), why.c_str());
+        } else {
+            std::fprintf(stderr, "timed counters: %s metric %s refused (%s)\n", kind, metric.c_str(), why.c_str());
+        }
     }
+    return at;
+}
+
+// The comma-separated metrics of @p list.
+std::vector<std::string> split_list(const std::string& list) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', from), list.size());
+        out.push_back(list.substr(from, comma - from));
+        from = comma + 1;
+    }
+    return out;
 }
 
 bool configure() {
@@ -191,7 +216,11 @@ bool configure() {
         return false;
     if (!host_object(g.host, g.reason)) return false;
     g.names.assign(std::begin(kMetrics), std::end(kMetrics));
-    if (const char* probe = std::getenv("COURSE_TIMED_COUNTERS_PROBE")) add_probe_metrics(probe);
+    const std::vector<int> optional =
+        add_metrics(std::vector<std::string>(std::begin(kOptionalMetrics), std::end(kOptionalMetrics)), "optional");
+    std::copy(optional.begin(), optional.end(), g.optional_at);
+    g.probes_from = g.names.size();
+    if (const char* probe = std::getenv("COURSE_TIMED_COUNTERS_PROBE")) add_metrics(split_list(probe), "probe");
     for (const auto& n : g.names) g.name_ptrs.push_back(n.c_str());
     if (!config_image(g.host, g.name_ptrs, g.config, g.reason)) return false;
     // Taken for the whole run: the device's sampler is one, and a process started later (the student's)
@@ -223,6 +252,13 @@ bool configure() {
     if (!step("cuptiPmSamplingGetCounterDataSize", [&] { return cuptiPmSamplingGetCounterDataSize(&data); }, g.reason))
         return false;
     for (auto& image : g.images) image.assign(data.counterDataSize, 0);
+    // Made ready from the start, on the side (a window that finds its image not ready yet waits for it, in
+    // its lead): a first window that initialised its own would wait for it the most.
+    for (int i = 0; i < kImages; ++i)
+        g.busy[i] = std::async(std::launch::async, [i] {
+            std::string why;
+            return initialise(i, why);
+        });
     // Given back when the program ends, however it returns from main, so that the next program's profiler
     // finds the monitors free.
     std::atexit([] {
@@ -242,13 +278,14 @@ bool configure() {
 #endif
 
 std::string Totals::describe() const {
-    char line[512];
+    char line[640];
     std::snprintf(line, sizeof line,
-                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks, %.3g warps; "
+                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks, %.3g warps; tensor pipe %.2g of the busy "
+                  "cycles; L2 sectors from L1 %.3g; "
                   "loads' share of the SMs' busy cycles %.2f; %.2f load wavefronts a memory instruction; DRAM %.3g B "
                   "read, %.3g B written; sampling took %.1f ms before a batch and %.1f ms after it, outside the timed "
                   "interval (every other batch of yours waits as long before and after it)",
-                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, warps(), shared_load_share(),
+                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, warps(), tensor_share(), l2_sectors_from_l1(), shared_load_share(),
                   wavefronts_per_memory_instruction(), dram_read_bytes, dram_write_bytes,
                   windows > 0 ? lead_ms / windows : 0.0, windows > 0 ? trail_ms / windows : 0.0);
     return line;
@@ -352,7 +389,7 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
     if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
         throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     Totals t;
-    std::vector<double> values(g.name_ptrs.size()), probed(g.name_ptrs.size() - kMetricCount);
+    std::vector<double> values(g.name_ptrs.size()), probed(g.name_ptrs.size() - g.probes_from);
     {
         const std::lock_guard<std::mutex> one_at_a_time(g.evaluating);
         for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
@@ -374,18 +411,19 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
             t.blocks += values[4];
             t.dram_read_bytes += values[5];
             t.dram_write_bytes += values[6];
-            t.threads += values[7];
+            for (std::size_t k = 0; k < kOptionalCount; ++k)
+                if (g.optional_at[k] >= 0) t.optional[k] += values[static_cast<std::size_t>(g.optional_at[k])];
             t.samples += 1;
-            for (std::size_t m = kMetricCount; m < values.size(); ++m) probed[m - kMetricCount] += values[m];
+            for (std::size_t m = g.probes_from; m < values.size(); ++m) probed[m - g.probes_from] += values[m];
         }
     }
     if (steps) {  // where a window's time goes, for tuning (.ci/gpu-counters-probe.sh sets it)
         std::fprintf(stderr,
                      "timed counters: start %.2f ms, stop %.2f ms; on the side: decode %.2f, evaluate %.2f ms (%u samples)\n",
                      lead_ms, trail_ms, t_decode - t0, now_ms() - t_decode, static_cast<unsigned>(info.numCompletedSamples));
-        for (std::size_t m = kMetricCount; m < g.names.size(); ++m)
+        for (std::size_t m = g.probes_from; m < g.names.size(); ++m)
             std::fprintf(stderr, "timed counters: probe %s %.6g (sm__ctas_launched %.6g)\n", g.names[m].c_str(),
-                         probed[m - kMetricCount], t.blocks);
+                         probed[m - g.probes_from], t.blocks);
     }
     t.windows = 1;
     t.lead_ms = lead_ms;

@@ -370,6 +370,18 @@ TEST_CASE("a floor a call: only a part of the work staged through shared memory 
     CHECK(timed_counters::per_call_shortfall(timed_counters::Totals{}, all, all, "x") == "");  // no call: nothing judged
 }
 
+TEST_CASE("the tensor pipe in the timed calls") {
+    timed_counters::Totals t;
+    t.sm_active_cycles = 1e9;
+    CHECK(timed_counters::tensor_pipe_used(t, 0.01) == "");  // FP32 units only, or the pipe not counted
+    t.optional[1] = 1e7;                                      // 1% of the busy cycles: at the bound
+    CHECK(timed_counters::tensor_pipe_used(t, 0.01) == "");
+    t.optional[1] = 3e8;
+    const std::string why = timed_counters::tensor_pipe_used(t, 0.01);
+    CHECK(why.find("busy 30.0% of the SMs' busy cycles in the timed calls (at most 1.0%)") != std::string::npos);
+    CHECK(timed_counters::tensor_pipe_used(timed_counters::Totals{}, 0.01) == "");  // nothing counted
+}
+
 TEST_CASE("the reductions' timed test: partials combined in shared memory in every call, per call") {
     timed_counters::Totals t;
     t.calls = 8;
@@ -408,7 +420,7 @@ TEST_CASE("the reductions' timed test: partials combined in shared memory in eve
     no_blocks.blocks = 0;  // blocks not counted: judged a call only
     CHECK(timed_counters::combined_shortfall(no_blocks, 33, 0.9) == "");
     // For each warp launched but one a block: the reference's 8 warps a block store 8 partials.
-    t.threads = 8 * 1058 * 256.0;  // 8 calls of 1058 blocks (the grader's own among them) of 256 threads
+    t.optional[0] = 8 * 1058 * 8.0;  // warps: 8 calls of 1058 blocks (the grader's own among them) of 8 warps
     CHECK(t.warps() == 8 * 1058 * 8);
     CHECK(timed_counters::combined_shortfall(t, 33, 0.9, 0.75) == "");
     // Warp 0 keeps its own partial in registers: 7 stores a block, 1.0 for each warp but one.
@@ -424,11 +436,11 @@ TEST_CASE("the reductions' timed test: partials combined in shared memory in eve
     CHECK(per_warp.find("0.14 shared-memory store wavefronts for each warp launched but one a block (67712 warps in "
                         "8464 blocks)") != std::string::npos);
     CHECK(per_warp.find("at least 0.75") != std::string::npos);
-    // Threads not counted, or one warp a block: no warp to hand a partial on, nothing judged a warp.
-    timed_counters::Totals no_threads = token;
-    no_threads.threads = 0;
-    CHECK(timed_counters::combined_shortfall(no_threads, 33, 0.9, 0.75) == "");
+    // Warps not counted, or one warp a block: no warp to hand a partial on, nothing judged a warp.
+    timed_counters::Totals no_warps = token;
+    no_warps.optional[0] = 0;
+    CHECK(timed_counters::combined_shortfall(no_warps, 33, 0.9, 0.75) == "");
     timed_counters::Totals one_warp = token;
-    one_warp.threads = 32 * one_warp.blocks;
+    one_warp.optional[0] = one_warp.blocks;
     CHECK(timed_counters::combined_shortfall(one_warp, 33, 0.9, 0.75) == "");
 }

@@ -321,8 +321,14 @@ std::string band_text(int word_bytes) {
     return text;
 }
 
+// How far outside its bound a failing figure may lie and still be worth measuring again: a curve that fails
+// by more is not one that noise made fail (noise moves a stride's median by a few percent on a GPU of its
+// own; 16% was the most seen with other work on the GPUs beside it).
+constexpr double kNearMiss = 0.25;
+
 struct Verdict {
     bool ok = false;
+    bool near = false;      // failing only within kNearMiss of every bound it misses: measured again
     double figure = 0.0;    // the headline slowdown (stride 32, or the smaller of 16 and 32 for 8-byte words)
     double threshold = 0.0;
     std::string message;
@@ -348,6 +354,7 @@ Verdict judge(const Curve& c) {
     // Every stride against its band; odd strides (1 way) apart, for their own hint.
     std::string odd_off, low, high;
     int odd_count = 0, low_count = 0, high_count = 0;
+    bool near = !rises ? v.figure >= (1 - kNearMiss) * v.threshold : true;
     std::map<int, std::pair<double, double>> by_degree;  // n -> (fastest, slowest) slowdown of n-way strides
     for (int s = 1; s <= lab06::kMaxStride; ++s) {
         const int n = model_ways(s, c.word_bytes);
@@ -356,6 +363,7 @@ Verdict judge(const Curve& c) {
         if (!fresh) it->second = {std::min(it->second.first, x), std::max(it->second.second, x)};
         const bool in_band = x >= band.floor(n) && x <= band.ceiling(n);  // false for NaN too
         if (in_band) continue;
+        near = near && x >= (1 - kNearMiss) * band.floor(n) && x <= (1 + kNearMiss) * band.ceiling(n);
         const std::string what = "stride " + std::to_string(s) + " (" + std::to_string(n) + "-way): " +
                                  grading::fixed(x) + "x, band " + grading::fixed(band.floor(n)) + "x to " +
                                  grading::fixed(band.ceiling(n)) + "x";
@@ -372,12 +380,14 @@ Verdict judge(const Curve& c) {
     for (auto it = by_degree.begin(); it != by_degree.end(); ++it) {
         const auto next = by_degree.find(2 * it->first);
         if (next == by_degree.end() || it->second.second < next->second.first) continue;
+        near = near && it->second.second < (1 + kNearMiss) * next->second.first;
         unordered += (unordered.empty() ? "" : ", ") + std::to_string(it->first) + "-way strides up to " +
                      grading::fixed(it->second.second) + "x, " + std::to_string(next->first) + "-way from " +
                      grading::fixed(next->second.first) + "x";
     }
     v.ok = rises && odd_count == 0 && low_count == 0 && high_count == 0 && unordered.empty();
     if (v.ok) return v;
+    v.near = near;
 
     const std::string conflicted = floats ? "stride 32 (32 ways)" : "strides 16 and 32 (16 ways)";
     auto add = [&](const std::string& part) { v.message += (v.message.empty() ? launch + ": " : "; ") + part; };
@@ -422,8 +432,9 @@ Verdict judge(const Curve& c) {
 }
 
 // Runs every stride once through run_student (so launch errors are classified and writes next to
-// the sink are caught), then measures. A curve that fails is measured again (three rounds at most),
-// keeping each stride's fastest median: noise only ever slows a run down.
+// the sink are caught), then measures. A curve that fails near its bounds (Verdict::near) is measured
+// again (three rounds at most), keeping each stride's fastest median: noise only ever slows a run down.
+// One that fails by more is judged on its first round.
 std::optional<Curve> measure_curve(int word_bytes) {
     course::GuardedBuffer<float> sink(1);
     for (int s = 1; s <= lab06::kMaxStride; ++s) {
@@ -441,7 +452,7 @@ std::optional<Curve> measure_curve(int word_bytes) {
     try {
         c.ms = time_sweep(word_bytes, sink.data(), &c.counters);
         c.rounds = 1;
-        while (!judge(c).ok && c.rounds < 3) {
+        for (Verdict v = judge(c); !v.ok && v.near && c.rounds < 3; v = judge(c)) {
             const std::vector<double> again = time_sweep(word_bytes, sink.data(), &c.counters);
             for (std::size_t i = 0; i < again.size(); ++i) c.ms[i] = std::min(c.ms[i], again[i]);
             ++c.rounds;
