@@ -17,7 +17,7 @@ fi
 t0=$SECONDS; build-gpu/grade --tree solution --no-build > "$L/solutions.log" 2>&1
 echo "== solutions (rc $?, $((SECONDS - t0))s)"; grep -E "^Lab 0.*(PASS|FAIL)|^Total|^GPU:" "$L/solutions.log" | sort -u
 grep -A12 "Where the time went" "$L/solutions.log" | head -12
-t0=$SECONDS; build-gpu/grade --tree student --no-build > "$L/starters.log" 2>&1
+t0=$SECONDS; build-gpu/grade --tree student > "$L/starters.log" 2>&1
 echo "== starters (rc $?, $((SECONDS - t0))s)"; grep -E "^Lab 0.*(PASS|FAIL)|^Total" "$L/starters.log" | sort -u
 if [[ -n ${MORE_ARGS:-} ]]; then
   left=$((LIMIT - SECONDS))
