@@ -11,7 +11,8 @@
 // What should catch it: a floor in proportion to the warps launched (one shared store for every warp
 // but one, and a load for every block, in every timed call), or global atomics counted in the timed calls
 // (one a warp, where the technique needs one a block). Expected: technique_not_used.
-// A hole on an H100: it passes the timed floors a call and a block, and Nsight Compute counts honest calls.
+// Caught on an H100 by the floor a warp: 0.14 store wavefronts for each warp launched but one a block,
+// where 0.75 are needed (it passes the floors a call and a block, and Nsight Compute counts honest calls).
 
 // BEGIN STUDENT REGION block_sum_kernel
     constexpr int kWarps = kBlockSize / 32;

@@ -9,7 +9,8 @@
 // only honest launches. Both paths are right on every input, and so is a launch whose blocks disagree.
 // What should catch it: a floor in proportion to the warps launched, or global atomics counted in the
 // timed calls (one a warp, where the technique needs one a block). Expected: technique_not_used.
-// A hole on an H100: it passes the timed floors a call and a block, and Nsight Compute counts honest calls.
+// Caught on an H100 by the floor a warp: 0.14 store wavefronts for each warp launched but one a block,
+// where 0.75 are needed (it passes the floors a call and a block, and Nsight Compute counts honest calls).
 
 // BEGIN STUDENT REGION block_max_kernel
     static unsigned launches = 0;  // device memory: launches of this kernel at n >= 2^28 in this process so far
