@@ -122,8 +122,7 @@ public:
         return with_connection([&]() -> std::optional<Job> {
             pqxx::work w(*c_);
             take_back_lost(w, max_attempts_);  // claims whose lease ran out first
-            const auto next = w.exec("SELECT id, student, attempts FROM submissions WHERE state = 'queued' ORDER BY id "
-                                     "LIMIT 1 FOR UPDATE SKIP LOCKED");
+            const auto next = w.exec(std::string(kNextQueuedSql) + " FOR UPDATE OF s SKIP LOCKED");
             if (next.empty()) {
                 w.commit();
                 return std::nullopt;

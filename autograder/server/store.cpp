@@ -193,7 +193,7 @@ std::optional<Job> SqliteStore::claim(const std::string& worker) {
     Transaction t(db_);
     Job job;
     {
-        Stmt next(db_, "SELECT id, student, attempts FROM submissions WHERE state = 'queued' ORDER BY id LIMIT 1");
+        Stmt next(db_, kNextQueuedSql);
         if (!next.step()) return std::nullopt;
         job.id = next.integer(0);
         job.student = next.text(1);

@@ -21,6 +21,15 @@
 
 namespace service {
 
+/// @brief The next submission a worker takes, in both stores' SQL: a fair share between students before
+/// the order of arrival. The queued submission of the student served longest ago (whose latest grading
+/// attempt started first; never served: before anyone) goes first, the oldest of theirs: a student who
+/// queues many gradings waits behind every other student's next one, however early they came.
+inline constexpr const char* kNextQueuedSql =
+    "SELECT s.id, s.student, s.attempts, (SELECT MAX(a.started) FROM attempts a JOIN submissions o ON "
+    "o.id = a.submission WHERE o.student = s.student) AS served FROM submissions s WHERE s.state = 'queued' "
+    "ORDER BY served NULLS FIRST, s.id LIMIT 1";
+
 /// @brief A claimed submission, as a worker grades it.
 struct Job {
     long long id = 0;

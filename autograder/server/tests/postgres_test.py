@@ -152,6 +152,7 @@ STORE_TESTS = [
     "a session is found by its id's hash until it expires or ends",
     "a result keeps its report.html, which only its student (or the instructor) gets",
     "the ranking takes each student's best correct figure against the library, under a pseudonym",
+    "workers take a fair share between students before the order of arrival",
 ]
 
 
