@@ -17,6 +17,7 @@
 // Plain HTTP is served on loopback only, unless --allow-remote-http says a TLS reverse proxy is in front.
 // Exit status: 0 stopped by SIGINT or SIGTERM; 1 could not start; 2 bad command line.
 #include "api.hpp"
+#include "deadline.hpp"
 #include "pages.hpp"
 #include "process.hpp"
 #include "results.hpp"
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -197,6 +199,7 @@ int main(int argc, char** argv) {
     app.add_option("--db", db, "the SQLite database (made when missing), or postgresql://USER@HOST/DB, which the workers "
                                "of other hosts (course-server worker) share");
     double lease_s = 60;
+    double request_deadline_s = 120;
     app.add_option("--lease", lease_s, "with PostgreSQL: seconds a worker's claim lasts unless renewed (every third of "
                                        "it): a host lost for longer gives its submission back to the queue")
         ->check(CLI::Range(2.0, 3600.0));
@@ -216,6 +219,9 @@ int main(int argc, char** argv) {
     app.add_option("--max-body", ao.max_body, "the largest upload, in bytes")->check(CLI::Range(1024, 64 << 20));
     app.add_option("--per-hour", ao.per_hour, "submissions a student may make in an hour")->check(CLI::Range(1, 100000));
     app.add_option("--timeout", wo.timeout_s, "seconds a grading may take")->check(CLI::PositiveNumber);
+    app.add_option("--request-deadline", request_deadline_s,
+                   "seconds a connection may stay open, however slowly its client sends (0: no deadline)")
+        ->check(CLI::Range(0.0, 86400.0));
     app.add_option("--sandbox", sandbox, "run gradings under bubblewrap: auto (when bwrap is found), bwrap, none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
     app.add_option("--bwrap", wo.bwrap, "the bubblewrap program");
@@ -404,8 +410,8 @@ int main(int argc, char** argv) {
     }
     httplib::Server server;
     // Request threads: each is held by a connection for as long as its client takes to send a request (a
-    // read waits up to set_read_timeout for each piece): the buffering proxy in front (instructors.md)
-    // keeps slow clients off them.
+    // read waits up to set_read_timeout for each piece), and at most --request-deadline (deadline.hpp); the
+    // buffering proxy in front (instructors.md) keeps slow clients off them.
     server.new_task_queue = [] { return new httplib::ThreadPool(64); };
     server.set_read_timeout(30, 0);
     const TokenTable tokens(ids);
@@ -419,6 +425,9 @@ int main(int argc, char** argv) {
         workers.stop();
         return 1;
     }
+    std::optional<ConnectionDeadline> deadline;
+    if (request_deadline_s > 0)
+        deadline.emplace(port, std::chrono::milliseconds(static_cast<long long>(request_deadline_s * 1000)));
     std::thread stopper([&] {
         int sig = 0;
         sigwait(&stop_signals, &sig);

@@ -1,12 +1,18 @@
 // The service's parts without a network: tokens, what an upload may hold, and the store's rules
 // (a retry stored once, one queued submission a lab, the hourly limit, exactly one result a submission).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "deadline.hpp"
 #include "gradebook.hpp"
 #include "store.hpp"
 #include "submission.hpp"
 #include "tokens.hpp"
 
 #include <doctest/doctest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -267,4 +273,62 @@ TEST_CASE("the same files after a submission was not graded are a new try, not t
     CHECK(retry.kind == SubmitOutcome::Kind::Stored);
     CHECK(retry.id != first);
     CHECK(s.submit("ada", files, 10).id == retry.id);  // and that one is kept once, as any
+}
+
+namespace {
+// A TCP socket connected to 127.0.0.1:@p port (-1 on failure).
+int connect_to(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Whether the peer of @p fd ended the connection within @p ms (a read returns 0 or an error).
+bool ended_within(int fd, int ms) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, ms) <= 0) return false;
+    char byte = 0;
+    return recv(fd, &byte, 1, MSG_DONTWAIT) <= 0;
+}
+}  // namespace
+
+TEST_CASE("a connection accepted on the server's port is shut down at its deadline, and no other socket") {
+    const int listener = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(listen(listener, 8) == 0);
+    socklen_t size = sizeof a;
+    REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&a), &size) == 0);
+    const int port = ntohs(a.sin_port);
+
+    const int old_client = connect_to(port);
+    REQUIRE(old_client >= 0);
+    const int old_conn = accept(listener, nullptr, nullptr);
+    REQUIRE(old_conn >= 0);
+    // A socket of this process that is not the server's: a connection it made to the server is local to an
+    // ephemeral port (old_client), and stays open.
+    ConnectionDeadline deadline(port, std::chrono::milliseconds(300), std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const int young_client = connect_to(port);
+    const int young_conn = accept(listener, nullptr, nullptr);
+    REQUIRE(young_conn >= 0);
+    // The first is past its deadline at about 300 ms: its client sees the end.
+    CHECK(ended_within(old_client, 1000));
+    CHECK(deadline.shut_down() == 1);
+    // The second, 200 ms younger, is not yet; the listening socket never is.
+    CHECK_FALSE(ended_within(young_client, 0));
+    CHECK(ended_within(young_client, 1000));
+    CHECK(deadline.shut_down() == 2);
+    const int late_client = connect_to(port);  // the listener still accepts
+    CHECK(late_client >= 0);
+    for (int fd : {old_client, old_conn, young_client, young_conn, late_client, listener}) close(fd);
 }

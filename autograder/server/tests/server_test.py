@@ -464,7 +464,58 @@ def load(tmp):
         print("  %-32s p50 %7.3f s   p95 %7.3f s" % (name, percentile(values, 50), percentile(values, 95)))
 
 
-CASES = {f.__name__: f for f in (life_of_a_submission, refusals, restart_and_kill, load)}
+def slow_clients(tmp):
+    """More connections than the server has request threads, each sending its headers a byte a second (a
+    slow-loris client): with --request-deadline each is shut down at its deadline, so a client that asks
+    plainly is answered; the read timeout alone (30 s a byte) would let them hold every thread."""
+    deadline_s, slow_count = 3, 80  # the server has 64 request threads
+    srv = Server(tmp, ["ada"], ["--request-deadline", str(deadline_s)])
+    srv.start()
+    host, port = srv.url[len("http://"):].split(":")
+    ended = {}
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def slow(k):
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        opened = time.monotonic()
+        try:
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            while not stop.is_set():
+                time.sleep(1)
+                sock.sendall(b"a")
+        except OSError:  # shut down by the server: a send fails once it has
+            pass
+        finally:
+            with lock:
+                ended[k] = time.monotonic() - opened
+            sock.close()
+
+    threads = [threading.Thread(target=slow, args=(k,), daemon=True) for k in range(slow_count)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(1.5)  # every thread of the server now holds a slow connection
+        t0 = time.monotonic()
+        status, answer = srv.call("GET", "/api/health")
+        waited = time.monotonic() - t0
+        check(status == 200 and answer == {"ok": True}, "a plain request is answered (got %d %r)" % (status, answer))
+        check(waited < deadline_s + 8, "a plain request is answered within the deadline and a few seconds "
+                                       "(it waited %.1f s)" % waited)
+        for t in threads:
+            t.join(timeout=deadline_s + 10)
+        with lock:
+            lasted = sorted(ended.values())
+        check(len(lasted) == slow_count, "every slow connection was ended by the server (%d of %d)" % (len(lasted), slow_count))
+        check(lasted[-1] < deadline_s + 6, "none outlived its deadline by more than a few seconds (longest %.1f s)" % lasted[-1])
+    finally:
+        stop.set()
+        srv.stop()
+    print("slow_clients: %d slow connections; a plain request answered after %.1f s; the slow ones lasted %.1f to "
+          "%.1f s (deadline %d s)" % (slow_count, waited, lasted[0], lasted[-1], deadline_s))
+
+
+CASES = {f.__name__: f for f in (life_of_a_submission, refusals, restart_and_kill, load, slow_clients)}
 
 
 def main():
