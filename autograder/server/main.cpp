@@ -387,7 +387,7 @@ int main(int argc, char** argv) {
         wo.rebuild_shared = [build = wo.build_dir, catalog] { return prepare_build(build, catalog); };
         std::error_code ec;
         if (no_prepare) wo.shared_built_at = fs::last_write_time(fs::path(wo.build_dir) / "grading" / "service-prepare.log", ec);
-        if (ec) wo.shared_built_at = {};
+        if (ec) wo.shared_built_at = fs::file_time_type::min();  // never built: built before the first grading
         if (const std::string why = prepare_build_view(wo); !why.empty()) {
             std::cerr << "course-server: " << why << "\n";
             return 1;

@@ -6,6 +6,7 @@
 #include "store.hpp"
 #include "submission.hpp"
 #include "tokens.hpp"
+#include "worker.hpp"
 
 #include <doctest/doctest.h>
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -331,4 +333,46 @@ TEST_CASE("a connection accepted on the server's port is shut down at its deadli
     const int late_client = connect_to(port);  // the listener still accepts
     CHECK(late_client >= 0);
     for (int fd : {old_client, old_conn, young_client, young_conn, late_client, listener}) close(fd);
+}
+
+TEST_CASE("while the shared programs do not build, a worker claims nothing: the submissions wait, uncharged") {
+    TempDb d;
+    SqliteStore store(d.path());
+    const long long id = store.submit("ada", upload({{"sum_reduction.cu", "x"}}), 10).id;
+    const fs::path course = d.dir / "course", scratch = d.dir / "scratch";
+    fs::create_directories(course / "labs");
+    fs::create_directories(scratch);
+    std::ofstream(course / "labs" / "a.cu") << "x";
+    std::atomic<int> builds{0};
+    std::atomic<bool> builds_ok{false};
+    WorkerOptions o;
+    o.grade = "/bin/false";
+    o.build_dir = (d.dir / "build").string();
+    o.course_dir = course.string();
+    o.scratch = scratch.string();
+    o.no_gpu = true;
+    o.sandbox = true;  // the shared programs are rebuilt only for sandboxed gradings
+    o.shared_built_at = fs::file_time_type::min();  // never built: built before the first grading
+    o.rebuild_shared = [&] {
+        ++builds;
+        return builds_ok.load();
+    };
+    Workers workers(store, o, {}, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    CHECK(builds == 1);  // tried once, not again until the course changes
+    auto v = *store.submission(id, std::nullopt);
+    CHECK(v["state"] == "queued");
+    CHECK(v["attempt_log"].empty());  // never claimed, no attempt charged
+    // The course is mended: a newer source, and the build succeeds. The next look takes the submission.
+    builds_ok = true;
+    fs::last_write_time(course / "labs" / "a.cu", fs::file_time_type::clock::now() + std::chrono::seconds(5));
+    bool claimed = false;
+    for (int i = 0; i < 100 && !claimed; ++i) {
+        workers.notify();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        claimed = !(*store.submission(id, std::nullopt))["attempt_log"].empty();
+    }
+    workers.stop();
+    CHECK(builds == 2);
+    CHECK(claimed);
 }

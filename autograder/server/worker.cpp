@@ -349,18 +349,20 @@ void Workers::stop() {
 
 void Workers::run(const std::string& name, int gpu) {
     while (!stopping_) {
+        // The options first: while the shared programs do not build, nothing is claimed.
+        const std::optional<WorkerOptions> o = fresh_options();
         std::optional<Job> job;
         try {
-            job = store_.claim(name);
+            if (o) job = store_.claim(name);
         } catch (const std::exception& e) {
             std::cerr << "course-server: " << name << ": " << e.what() << "\n";
         }
         if (!job) {
             std::unique_lock<std::mutex> lock(m_);
-            cv_.wait_for(lock, std::chrono::seconds(1));
+            cv_.wait_for(lock, std::chrono::seconds(o ? 1 : 5));
             continue;
         }
-        grade(*job, name, gpu);
+        grade(*job, name, gpu, *o);
     }
 }
 
@@ -518,7 +520,7 @@ RunEnd run_sandboxed(const WorkerOptions& o, const std::string& job_dir, int gpu
 
 // The newest change to what the build's shared programs are made from.
 fs::file_time_type newest_source(const fs::path& course) {
-    fs::file_time_type newest{};
+    fs::file_time_type newest = fs::file_time_type::min();  // not {}: the file clock's zero is in 2174 (libstdc++)
     std::error_code ec;
     for (const char* top : {"CMakeLists.txt", "cmake", "common", "autograder", "labs"}) {
         const fs::path p = course / top;
@@ -529,21 +531,37 @@ fs::file_time_type newest_source(const fs::path& course) {
     return newest;
 }
 
-WorkerOptions Workers::fresh_options() {
+namespace {
+constexpr double kSourcesCheckS = 2.0;
+}  // namespace
+
+std::optional<WorkerOptions> Workers::fresh_options() {
     std::lock_guard<std::mutex> lock(view_m_);
-    if (const auto newest = newest_source(o_.course_dir); o_.sandbox && o_.rebuild_shared && newest > view_made_) {
-        view_made_ = std::max(newest, fs::file_time_type::clock::now());  // a file dated ahead: once
-        std::cerr << "course-server: the course changed since start: building what gradings share again\n";
-        if (!o_.rebuild_shared()) std::cerr << "course-server: WARNING: the gradings' shared programs do not build\n";
-        if (const std::string why = prepare_build_view(o_); !why.empty()) std::cerr << "course-server: " << why << "\n";
+    // The course's sources looked at once every kSourcesCheckS at most: idle workers ask every second.
+    const auto now = std::chrono::steady_clock::now();
+    if (o_.sandbox && o_.rebuild_shared && now - sources_checked_ >= std::chrono::duration<double>(kSourcesCheckS)) {
+        sources_checked_ = now;
+        newest_seen_ = newest_source(o_.course_dir);
     }
+    if (const auto newest = newest_seen_; o_.sandbox && o_.rebuild_shared && newest > view_made_) {
+        view_made_ = std::max(newest, fs::file_time_type::clock::now());  // a file dated ahead: once
+        std::cerr << "course-server: the course changed since the shared programs were built: building them again\n";
+        shared_broken_ = !o_.rebuild_shared();
+        if (shared_broken_)
+            std::cerr << "course-server: WARNING: the gradings' shared programs do not build (see the build folder's "
+                         "grading/service-prepare.log): no grading starts until the course changes and they build; "
+                         "queued submissions wait\n";
+        else if (const std::string why = prepare_build_view(o_); !why.empty())
+            std::cerr << "course-server: " << why << "\n";
+    }
+    if (shared_broken_) return std::nullopt;
     return o_;
 }
 
-void Workers::grade(const Job& job, const std::string& name, int gpu) {
+void Workers::grade(const Job& job, const std::string& name, int gpu, const WorkerOptions& o) {
     // The worker's own folder, emptied for each grading: without a sandbox too, the submission's path is
-    // the same from one grading to the next.
-    const WorkerOptions o = fresh_options();  // this grading's, the build's view as it was when it began
+    // the same from one grading to the next. @p o: this grading's options, the build's view as it was when
+    // it began.
     const fs::path dir = fs::path(o.scratch) / name;
     std::error_code ec;
     try {

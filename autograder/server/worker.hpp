@@ -13,11 +13,13 @@
 #include "store.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -131,8 +133,11 @@ public:
 
 private:
     void run(const std::string& name, int gpu);
-    void grade(const Job& job, const std::string& name, int gpu);
-    WorkerOptions fresh_options();
+    void grade(const Job& job, const std::string& name, int gpu, const WorkerOptions& o);
+    /// The options of the next grading, the shared programs built again first when the course changed
+    /// since; nothing while they do not build (a grading would then fail to build for a reason not the
+    /// submission's, and be charged to it): the worker leaves the queue alone until the course changes.
+    std::optional<WorkerOptions> fresh_options();
 
     Store& store_;
     WorkerOptions o_;
@@ -143,6 +148,9 @@ private:
     std::vector<std::thread> threads_;
     std::mutex view_m_;  // o_'s view of the build folder, and its template, are remade under it
     std::filesystem::file_time_type view_made_;
+    bool shared_broken_ = false;  // the last build of the shared programs failed (guarded by view_m_)
+    std::chrono::steady_clock::time_point sources_checked_{};  // when the course's sources were last looked at
+    std::filesystem::file_time_type newest_seen_ = std::filesystem::file_time_type::min();  // the newest of them then
     std::map<std::string, std::filesystem::file_time_type> copy_made_;  // a worker's copy: from the view of then
 };
 
