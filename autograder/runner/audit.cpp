@@ -4,6 +4,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <map>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -165,15 +166,20 @@ bool library_weak_definition(const ObjectSymbol& s) {
 }
 }  // namespace
 
-bool is_device_function_stub(const HostFunction& f, const std::string& lab_id) {
+bool is_device_function_stub(const HostFunction& f, const std::string& lab_id, const std::set<std::string>* referenced) {
     if (top_namespace(f.name) != "lab" + lab_id || f.mnemonics.size() > 12) return false;
+    // A stand-in is never called: host code cannot call a __device__ function. One that the object's code
+    // or data refers to (a call, a function pointer, a constructor's entry) is the lab's own, however
+    // shaped.
+    if (referenced && referenced->count(f.name)) return false;
     return !f.relocations.empty() &&
            std::all_of(f.relocations.begin(), f.relocations.end(), [](const std::string& r) { return r == "exit"; });
 }
 
 AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
                            const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code,
-                           const std::set<std::string>& grader_definitions) {
+                           const std::set<std::string>& grader_definitions,
+                           const std::set<std::string>* referenced) {
     AuditFinding f;
     const std::string stub = "__device_stub__Z";
     std::vector<std::regex> allowed;
@@ -190,7 +196,7 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
     bool exit_only_in_stubs = true;
     for (const auto& fn : host_code)
         if (std::find(fn.relocations.begin(), fn.relocations.end(), "exit") != fn.relocations.end() &&
-            !is_device_function_stub(fn, lab_id))
+            !is_device_function_stub(fn, lab_id, referenced))
             exit_only_in_stubs = false;
     for (const auto& s : symbols) {
         const std::string d = demangle(s.name);
@@ -258,10 +264,58 @@ std::vector<std::string> device_timer_readers(const std::string& ptx) {
             function = line.substr(at, end - at);
             continue;
         }
-        const std::size_t code = line.find("//");  // a comment may name the timer without reading it
-        if (line.substr(0, code).find("%globaltimer") == std::string::npos) continue;
+        // Anywhere on the line, a comment's text included: ptxas reads a block comment that holds a `//`
+        // (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own PTX
+        // never names the timer in a comment.
+        if (line.find("%globaltimer") == std::string::npos) continue;
         const std::string name = function.empty() ? "code outside any function" : demangle(function);
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
+    return out;
+}
+
+std::set<std::string> referenced_functions(const std::string& symbol_table, const std::string& relocations) {
+    // Functions by where they start: (section, offset) -> name, from `objdump -t` lines such as
+    // "0000000000000210 g     F .text\t0000000000000020 _ZN5lab0216atomic_max_floatEPff".
+    std::map<std::pair<std::string, unsigned long long>, std::string> starts;
+    {
+        std::istringstream in(symbol_table);
+        std::string line;
+        const std::regex fn(R"(^([0-9a-fA-F]+)\s.*\sF\s+(\S+)\s+[0-9a-fA-F]+\s+(\S+)\s*$)");
+        std::smatch m;
+        while (std::getline(in, line))
+            if (std::regex_match(line, m, fn)) starts[{m[2].str(), std::stoull(m[1].str(), nullptr, 16)}] = m[3].str();
+    }
+    // Every relocation's target, from `objdump -r`: a symbol (with an addend: exit-0x4), or a section
+    // and an offset (.text+0x210), the start of a function there. Unwind tables and debug information,
+    // which name every function, are no reference.
+    std::set<std::string> out;
+    std::istringstream in(relocations);
+    std::string line, section;
+    bool counts = false;
+    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
+    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_match(line, m, header)) {
+            section = m[1].str();
+            counts = !starts_with(section, ".eh_frame") && !starts_with(section, ".debug") &&
+                     !starts_with(section, ".gcc_except_table");
+            continue;
+        }
+        if (!counts || !std::regex_match(line, m, record)) continue;
+        std::string target = m[1].str();
+        unsigned long long offset = 0;
+        if (const std::size_t sign = target.find_first_of("+-", 1); sign != std::string::npos) {
+            if (target[sign] == '+' && target.compare(sign + 1, 2, "0x") == 0)
+                offset = std::stoull(target.substr(sign + 3), nullptr, 16);
+            target = target.substr(0, sign);
+        }
+        if (!target.empty() && target[0] == '.') {
+            if (const auto it = starts.find({target, offset}); it != starts.end()) out.insert(it->second);
+        } else {
+            out.insert(target);
+        }
     }
     return out;
 }

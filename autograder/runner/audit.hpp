@@ -57,8 +57,16 @@ struct HostFunction {
 };
 
 /// @brief True for nvcc's host stand-in of a `__device__` function of lab @p lab_id: a few instructions
-/// that call exit() and nothing else. Only these may import exit.
-bool is_device_function_stub(const HostFunction& f, const std::string& lab_id);
+/// that call exit() and nothing else, and, where @p referenced (referenced_functions) is given, that
+/// nothing in the object refers to (host code never calls a __device__ function). Only these may import
+/// exit.
+bool is_device_function_stub(const HostFunction& f, const std::string& lab_id,
+                             const std::set<std::string>* referenced = nullptr);
+
+/// @brief The functions an object refers to anywhere but in its unwind tables and debug information:
+/// the targets of its relocations (`objdump -r`, @p relocations), a section-relative one named by the
+/// function that starts there (`objdump -t`, @p symbol_table).
+std::set<std::string> referenced_functions(const std::string& symbol_table, const std::string& relocations);
 
 /// @brief Audits the symbols of lab @p lab_id's object.
 /// @param symbols the object's external symbols
@@ -67,13 +75,17 @@ bool is_device_function_stub(const HostFunction& f, const std::string& lab_id);
 ///        exit() may be called only from nvcc's stubs of __device__ functions
 /// @param grader_definitions the names the grader's own objects define (strong definitions): the lab may
 ///        define none of them, even inside its namespace (the grader's baselines live in labNN::baseline)
+/// @param referenced the functions the object refers to (referenced_functions), when known: a function
+///        among them is never taken for nvcc's stand-in of a __device__ function
 AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSymbol>& symbols,
                            const std::vector<std::string>& extra_allowed, const std::vector<HostFunction>& host_code = {},
-                           const std::set<std::string>& grader_definitions = {});
+                           const std::set<std::string>& grader_definitions = {},
+                           const std::set<std::string>* referenced = nullptr);
 
 /// @brief The functions of the PTX @p ptx (nvcc --keep's .ptx of the lab's object: every kernel and
 /// __device__ function the lab's code compiles to, the library code it pulls in included) that read the
-/// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. The timer is the same on
+/// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. Any line that names the
+/// timer counts, a comment's included (ptxas and a line-by-line reading disagree on where comments end). The timer is the same on
 /// every SM, so device code that reads it tells back-to-back launches (a timed batch) from others, however
 /// it is reached: inline PTX, cuda::ptx, cuda::std::chrono or libcu++'s back-off loops. An SM's own
 /// clock (%clock, %clock64: clock(), clock64()) is not this timer.

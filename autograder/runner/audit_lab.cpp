@@ -101,12 +101,21 @@ int main(int argc, char** argv) {
         for (const auto& s : grading::parse_nm_posix(*defs))
             if (!s.undefined() && !s.weak()) grader_definitions.insert(s.name);
     }
-    auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra,
-                                          grading::parse_objdump(*code), grader_definitions);
+    // What the object's code and data refer to: a function among them is not nvcc's stand-in.
+    const auto symbol_table = output_of({objdump, "-t", object});
+    const auto relocations = output_of({objdump, "-r", object});
+    if (!symbol_table || !relocations) {
+        std::cerr << "audit_lab: could not read " << object << " with " << objdump << "\n";
+        return 2;
+    }
+    const std::set<std::string> referenced = grading::referenced_functions(*symbol_table, *relocations);
+    auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, grading::parse_objdump(*code),
+                                          grader_definitions, &referenced);
+    namespace fs = std::filesystem;
+    std::vector<fs::path> ptx, other;
+    std::vector<std::string> ptx_texts;
     if (!ptx_dir.empty()) {
-        namespace fs = std::filesystem;
         std::error_code ec;
-        std::vector<fs::path> ptx, other;
         for (const auto& e : fs::directory_iterator(ptx_dir, ec))
             if (e.is_regular_file()) (e.path().extension() == ".ptx" ? ptx : other).push_back(e.path());
         if (ptx.empty()) {
@@ -115,13 +124,17 @@ int main(int argc, char** argv) {
             return 2;
         }
         std::sort(ptx.begin(), ptx.end());
-        std::vector<std::string> readers;
         for (const auto& p : ptx) {
             std::ifstream in(p, std::ios::binary);
-            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            ptx_texts.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        }
+    }
+    if (!ptx_dir.empty()) {
+        std::error_code ec;
+        std::vector<std::string> readers;
+        for (const auto& text : ptx_texts)
             for (const auto& r : grading::device_timer_readers(text))
                 if (std::find(readers.begin(), readers.end(), r) == readers.end()) readers.push_back(r);
-        }
         for (const auto& r : readers) {
             const std::string line = "reads the GPU's global timer (%globaltimer) in device code (" + r +
                                      "): the grader times the lab (clock() and clock64() are fine)";

@@ -57,11 +57,34 @@ struct Lexer {
         return false;
     }
 
+    // What the compiler reads as a line end or a line splice where this lexer would not, anywhere in a
+    // region (code, comments and literals alike): a CR not followed by LF (GCC ends a line there, a `//`
+    // comment included), and a backslash followed by spaces or tabs before the line end (GCC splices the
+    // lines, with a warning). Either lets the compiler see code the lexer took for a comment or a literal.
+    bool line_ends_agree() {
+        const std::size_t n = s.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            line += s[k] == '\n';
+            if (s[k] == '\r' && (k + 1 >= n || s[k + 1] != '\n'))
+                return fail("a carriage return (CR) may end a line only before a line feed: the compiler ends a line "
+                            "at a CR alone (save the file with LF or CRLF line ends)");
+            if (s[k] != '\\') continue;
+            std::size_t j = k + 1;
+            while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\f' || s[j] == '\v')) ++j;
+            if (j > k + 1 && j < n && (s[j] == '\n' || s[j] == '\r'))
+                return fail("a backslash followed by spaces at the end of a line joins the next line to it for the "
+                            "compiler: remove them");
+        }
+        line = 1;
+        return true;
+    }
+
     bool run() {
         std::size_t i = 0;
         bool line_start = true;  // only whitespace so far on this line (in code)
         std::size_t literal_end = std::string::npos;  // where the last string or character literal ended
         const std::size_t n = s.size();
+        if (region && !line_ends_agree()) return false;
         while (i < n) {
             const char c = s[i];
             const char d = i + 1 < n ? s[i + 1] : '\0';
@@ -108,6 +131,8 @@ struct Lexer {
                            (c == '<' && d == ':' && !(i + 2 < n && (s[i + 2] == ':'))))) {
                 return fail("digraphs (<% %> <: :> %:) are not allowed in a region");
             }
+            if (region && c == '\\')  // C++ has no use for one outside a literal: a splice, or a \u name
+                return fail("a backslash is allowed only inside a string or character literal");
             if (c == '"' || c == '\'') {
                 if (!literal(i, c, false)) return false;
                 literal_end = i;

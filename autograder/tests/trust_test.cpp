@@ -97,6 +97,16 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(function_region("_Pragma(\"x\")").find("_Pragma") != std::string::npos);
     CHECK(function_region("x[0] = 1; %>").find("digraph") != std::string::npos);
     CHECK(function_region("int a = 1; \\\n}").find("backslash") != std::string::npos);
+    // Splices and line ends the compiler sees and a lexer might not: a backslash before spaces or a tab at a
+    // line's end (in code, in a comment), a CR alone (GCC ends a line there, a // comment included), and a
+    // backslash anywhere outside a literal.
+    CHECK(function_region("unsigned long long t = 0;\n    as\\ \nm volatile(\"\" : \"=l\"(t));")
+              .find("backslash followed by spaces") != std::string::npos);
+    CHECK(function_region("/\\\t\n* // */ int x = 0;").find("backslash followed by spaces") != std::string::npos);
+    CHECK(function_region("// harmless comment \\ \nint x = 0;").find("backslash followed by spaces") != std::string::npos);
+    CHECK(function_region("int t = 0; // harmless\r    asm volatile(\"\");\n").find("carriage return") != std::string::npos);
+    CHECK(function_region("int \\u0061 = 0;").find("backslash is allowed only inside") != std::string::npos);
+    CHECK(function_region("const char* s = \"a\\\\b\\n\"; char c = '\\\\'; // a \\ in a comment\r\nint y = 0;\r\n") == "");
     CHECK(function_region("/* never closed").find("never closed") != std::string::npos);
     CHECK(function_region("const char* s = \"}").find("never closed") != std::string::npos);
     CHECK(namespace_region("extern \"C\" int cudaEventElapsedTime(float*, void*, void*) { return 0; }")
@@ -211,7 +221,6 @@ TEST_CASE("the audit refuses forbidden imports, each with its reason") {
 
 TEST_CASE("the audit finds the device functions that read the GPU's global timer in the PTX") {
     const std::string ptx = ".version 8.8\n.target sm_90\n"
-                            "// %globaltimer named in a comment reads nothing\n"
                             ".func  (.param .b64 func_retval0) _ZN5lab016helperEv()\n{\n\tmov.u64 %rd1, %globaltimer;\n}\n"
                             ".visible .entry _ZN5lab011kEPy(\n.param .u64 p\n)\n{\n\tmov.u32 %r1, %globaltimer_lo;\n"
                             "\tmov.u32 %r2, %globaltimer_hi;\n}\n"
@@ -221,6 +230,35 @@ TEST_CASE("the audit finds the device functions that read the GPU's global timer
     CHECK(readers[0] == "lab01::helper()");
     CHECK(readers[1] == "lab01::k(unsigned long long*)");
     CHECK(device_timer_readers(".visible .entry _ZN5lab011kEv()\n{\n\tmov.u64 %rd1, %clock64;\n}\n").empty());
+    // Behind a block comment that holds a `//`: ptxas reads the timer, so the whole line is looked at.
+    const auto hidden = device_timer_readers(".visible .entry _ZN5lab011kEPy(\n)\n{\n\t/* // */ mov.u64 %rd1, %globaltimer;\n}\n");
+    REQUIRE(hidden.size() == 1);
+    CHECK(hidden[0] == "lab01::k(unsigned long long*)");
+}
+
+TEST_CASE("a host function that only calls exit is a __device__ function's stand-in only where nothing refers to it") {
+    HostFunction stub{"_ZN5lab0116atomic_max_floatEPff", {"sub", "movl", "mov", "call"}, {"exit"}};
+    HostFunction quit{"_ZN5lab014quitEv", {"sub", "movl", "mov", "call"}, {"exit"}};
+    const std::string symbols =
+        "0000000000000210 g     F .text\t0000000000000020 _ZN5lab0116atomic_max_floatEPff\n"
+        "0000000000000240 g     F .text\t0000000000000020 _ZN5lab014quitEv\n"
+        "0000000000000000 l     F .text.unlikely\t0000000000000010 _ZN5lab0110sum_reduceEPKfPfm.cold\n";
+    // quit's address in data (a function pointer), the stand-in only in the unwind table.
+    const std::string relocations =
+        "RELOCATION RECORDS FOR [.text]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000221 R_X86_64_PLT32    exit-0x0000000000000004\n"
+        "RELOCATION RECORDS FOR [.data.rel.local]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000000 R_X86_64_64       .text+0x0000000000000240\n"
+        "RELOCATION RECORDS FOR [.eh_frame]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000020 R_X86_64_PC32     .text+0x0000000000000210\n";
+    const std::set<std::string> referenced = referenced_functions(symbols, relocations);
+    CHECK(referenced == std::set<std::string>{"exit", "_ZN5lab014quitEv"});
+    CHECK(is_device_function_stub(stub, "01", &referenced));
+    CHECK_FALSE(is_device_function_stub(quit, "01", &referenced));
+    CHECK(is_device_function_stub(quit, "01"));  // by its shape alone, without the object's references
+    const std::vector<ObjectSymbol> syms = {{"exit", 'U'}};
+    CHECK(audit_symbols("01", syms, {}, {stub}, {}, &referenced).message == "");
+    CHECK(audit_symbols("01", syms, {}, {stub, quit}, {}, &referenced).message.find("calls exit") != std::string::npos);
 }
 
 TEST_CASE("the audit refuses a definition outside the lab's namespace") {
