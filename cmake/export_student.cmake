@@ -43,7 +43,7 @@ set(release_entries
   autograder/tests/shared_speed_test.py  # the checker of a unit test (shared_speed_checks.cpp)
   autograder/tests/data)
 # Each lab's grader, autograder/labs/NN-name/: its files only (checks, baselines, rubric, CMakeLists.txt),
-# none of its folders (wrong/ and correct/ hold the grader's own test submissions).
+# none of its folders (wrong/ and correct/ hold the grader's own test submissions), and not its bench.cpp.
 set(release_lab_graders autograder/labs)
 # The students' README.md (the course's README is the instructor's).
 set(release_readme docs/student-release-README.md)
@@ -141,7 +141,9 @@ foreach(lab IN LISTS lab_graders)
   list(SORT files)
   foreach(f IN LISTS files)
     get_filename_component(name "${f}" NAME)
-    if(NOT name MATCHES "(~|\\.orig|\\.rej|\\.pyc)$" AND NOT name STREQUAL ".DS_Store")
+    # bench.cpp: the lab's part of the benchmark of the references (autograder/bench), which needs the
+    # solutions: not the students'.
+    if(NOT name MATCHES "(~|\\.orig|\\.rej|\\.pyc)$" AND NOT name STREQUAL ".DS_Store" AND NOT name STREQUAL "bench.cpp")
       copy_entry(${f})
     endif()
   endforeach()

@@ -3,7 +3,8 @@
 /// library peer interleaved, at the sizes the speed checks use, and reports them against a measured copy
 /// roofline. Not a test: it grades nothing, it measures (docs/pages/bench.md).
 ///
-/// Each lab's file (labNN.cpp) builds its cases one at a time (the inputs, the three contenders and how each
+/// Each lab's part (autograder/labs/NN-name/bench.cpp, found by the bench's CMakeLists.txt and registered
+/// at start with Register) builds its cases one at a time (the inputs, the three contenders and how each
 /// one's output is checked) and frees them before the next. time_case() times them with the course's timer
 /// (course::time_interleaved: warm-ups, round robin, CUDA events between device-wide synchronisations,
 /// medians) and checks every call's output, warm-ups included, outside the timed interval, so a wrong result
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -81,14 +83,19 @@ std::string check_scalar(const std::string& what, float got, float expected, dou
 std::string check_array(const std::string& what, const float* d_got, const float* d_expected, std::size_t n,
                         float atol, const std::string& against);
 
-// The labs' benchmarks, each at the size its speed checks use (autograder/labs/NN-name/checks.cpp): each
-// builds its cases, times them with time_case() and returns their rows. A reference output that cannot be
-// trusted (the naive baseline and the peer disagree) throws std::runtime_error before anything is timed.
-std::vector<Row> lab01(const Options& options);  ///< Lab 01: sum of 2^28 floats
-std::vector<Row> lab02(const Options& options);  ///< Lab 02: max of 2^28 floats
-std::vector<Row> lab03(const Options& options);  ///< Lab 03: 4096^3 SGEMM in FP32
-std::vector<Row> lab04(const Options& options);  ///< Lab 04: 8192 x 8192 transpose
-std::vector<Row> lab05(const Options& options);  ///< Lab 05: 8192 x 8192 convolution, K = 3, 5 and 7
+/// @brief A lab's benchmark, at the size its speed checks use (autograder/labs/NN-name/checks.cpp): builds
+/// its cases, times them with time_case() and returns their rows. A reference output that cannot be
+/// trusted (the naive baseline and the peer disagree) throws std::runtime_error before anything is timed.
+using LabBench = std::vector<Row> (*)(const Options& options);
+
+/// @brief The labs' benchmarks by lab id ("01"), in order: each lab's bench.cpp registers its own.
+std::map<std::string, LabBench>& labs();
+
+/// @brief Registers lab @p id's benchmark @p run in labs() when the program starts: a namespace-scope
+/// `const bench::Register registered("NN", run);` in the lab's bench.cpp.
+struct Register {
+    Register(const char* id, LabBench run) { labs()[id] = run; }
+};
 
 /// @brief The copy roofline: cudaMemcpy device to device of @p bytes, read + write counted (role "roofline").
 Row copy_roofline(std::size_t bytes, const Options& options);

@@ -58,12 +58,18 @@ std::string utc_now() {
     return buf;
 }
 
-using LabFn = std::vector<bench::Row> (*)(const bench::Options&);
-const std::map<std::string, LabFn> kLabs = {
-    {"01", bench::lab01}, {"02", bench::lab02}, {"03", bench::lab03}, {"04", bench::lab04}, {"05", bench::lab05},
-};
+// "01 to 05": the labs the bench has, for its messages.
+std::string lab_range() {
+    const auto& labs = bench::labs();
+    return labs.empty() ? "none" : labs.begin()->first + " to " + labs.rbegin()->first;
+}
 
 }  // namespace
+
+std::map<std::string, bench::LabBench>& bench::labs() {
+    static std::map<std::string, LabBench> registered;
+    return registered;
+}
 
 int main(int argc, char** argv) {
     CLI::App app{"Times each lab's reference solution against its naive baseline and its library peer (interleaved, "
@@ -74,7 +80,7 @@ int main(int argc, char** argv) {
     std::string seed_text;
     std::string csv_path = std::string(BENCH_OUTPUT_DIR) + "/bench.csv";
     std::string svg_path = std::string(BENCH_OUTPUT_DIR) + "/bench.svg";
-    app.add_option("--lab", lab_args, "lab to time, 01 to 05 (repeatable; default: all five)");
+    app.add_option("--lab", lab_args, "lab to time, " + lab_range() + " (repeatable; default: all of them)");
     app.add_option("--rounds", options.rounds, "timed runs of each contender; the medians are over these")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
@@ -98,19 +104,19 @@ int main(int argc, char** argv) {
     for (const std::string& a : lab_args) {
         std::smatch m;
         if (!std::regex_match(a, m, std::regex("(?:lab)?0?([1-9])"))) {
-            std::cerr << "bench: --lab " << a << ": give a lab number, 01 to 05\n";
+            std::cerr << "bench: --lab " << a << ": give a lab number, " << lab_range() << "\n";
             return 2;
         }
         const std::string id = "0" + m[1].str();
-        if (!kLabs.count(id)) {
-            std::cerr << "bench: --lab " << a << ": only Labs 01 to 05 have a library peer to time against"
-                      << (id == "06" ? " (Lab 06 measures bank conflicts, not throughput)" : "") << "\n";
+        if (!bench::labs().count(id)) {
+            std::cerr << "bench: --lab " << a << ": Lab " << id << " has no benchmark (only Labs " << lab_range()
+                      << " time a solution against a library peer; Lab 06 measures bank conflicts, not throughput)\n";
             return 2;
         }
         labs.push_back(id);
     }
     if (labs.empty())
-        for (const auto& [id, fn] : kLabs) labs.push_back(id);
+        for (const auto& [id, fn] : bench::labs()) labs.push_back(id);
     std::sort(labs.begin(), labs.end());
     labs.erase(std::unique(labs.begin(), labs.end()), labs.end());
 
@@ -151,7 +157,7 @@ int main(int argc, char** argv) {
         for (const std::string& id : labs) {
             std::cout << "timing lab " << id << " ..." << std::endl;
             try {
-                std::vector<bench::Row> more = kLabs.at(id)(options);
+                std::vector<bench::Row> more = bench::labs().at(id)(options);
                 rows.insert(rows.end(), more.begin(), more.end());
             } catch (const course::CudaError& e) {
                 std::cerr << "bench: lab " << id << ": " << e.what() << std::endl;
