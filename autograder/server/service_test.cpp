@@ -159,24 +159,24 @@ TEST_CASE("workers take a fair share between students before the order of arriva
     const long long a2 = s->submit("ada", upload({{"max_reduce.cu", "a"}}), 10).id;
     const long long a3 = s->submit("ada", upload({{"tiled_matmul.cu", "a"}}), 10).id;
     const long long b1 = s->submit("bob", upload({{"sum_reduction.cu", "b"}}), 10).id;
-    std::vector<long long> order;
-    while (const auto job = s->claim("w1")) {
-        order.push_back(job->id);
-        CHECK(s->finish(job->id, job->claim, 0, "table", ""));
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));  // each grading starts after the last
-    }
+    // Claims and finishes every queued submission, in the order a worker takes them.
+    const auto drain = [&] {
+        std::vector<long long> order;
+        while (const auto job = s->claim("w1")) {
+            order.push_back(job->id);
+            CHECK(s->finish(job->id, job->claim, 0, "table", ""));
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));  // each grading starts after the last
+        }
+        return order;
+    };
+    std::vector<long long> order = drain();
     // ada's oldest (nobody served yet: by arrival), then bob's (never served), then ada's others in turn.
     CHECK(order == std::vector<long long>{a1, b1, a2, a3});
     // A student served longest ago goes first: carol, new, before ada's next; then ada (served before bob).
     const long long a4 = s->submit("ada", upload({{"transpose.cu", "a"}}), 10).id;
     const long long b2 = s->submit("bob", upload({{"max_reduce.cu", "b"}}), 10).id;
     const long long c1 = s->submit("carol", upload({{"sum_reduction.cu", "c"}}), 10).id;
-    order.clear();
-    while (const auto job = s->claim("w1")) {
-        order.push_back(job->id);
-        CHECK(s->finish(job->id, job->claim, 0, "table", ""));
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    order = drain();
     CHECK(order == std::vector<long long>{c1, b2, a4});
 }
 
