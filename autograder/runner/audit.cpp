@@ -244,8 +244,11 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
     return f;
 }
 
-std::vector<std::string> device_timer_readers(const std::string& ptx) {
-    std::vector<std::string> out;
+namespace {
+// Calls @p visit(function, line) for every line of @p ptx inside a function (the name as written, empty
+// before the first function), the line of a function's header excepted.
+template <class Visit>
+void for_each_ptx_line(const std::string& ptx, Visit visit) {
     std::istringstream in(ptx);
     std::string line, function;
     while (std::getline(in, line)) {
@@ -264,13 +267,50 @@ std::vector<std::string> device_timer_readers(const std::string& ptx) {
             function = line.substr(at, end - at);
             continue;
         }
+        visit(function, line);
+    }
+}
+
+std::string function_shown(const std::string& function) {
+    return function.empty() ? "code outside any function" : demangle(function);
+}
+
+// Whether @p line names @p mnemonic as an instruction: followed by '.', and not the end of a longer
+// name (a PTX identifier holds letters, digits, '_' and '$'; '%' starts a register, '.' a directive or a
+// part of another opcode such as wmma.mma).
+bool names_instruction(const std::string& line, const std::string& mnemonic) {
+    for (std::size_t at = line.find(mnemonic + "."); at != std::string::npos; at = line.find(mnemonic + ".", at + 1)) {
+        if (at == 0) return true;
+        const unsigned char before = static_cast<unsigned char>(line[at - 1]);
+        if (!std::isalnum(before) && before != '_' && before != '$' && before != '%' && before != '.') return true;
+    }
+    return false;
+}
+}  // namespace
+
+std::vector<std::string> device_timer_readers(const std::string& ptx) {
+    std::vector<std::string> out;
+    for_each_ptx_line(ptx, [&](const std::string& function, const std::string& line) {
         // Anywhere on the line, a comment's text included: ptxas reads a block comment that holds a `//`
         // (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own PTX
         // never names the timer in a comment.
-        if (line.find("%globaltimer") == std::string::npos) continue;
-        const std::string name = function.empty() ? "code outside any function" : demangle(function);
+        if (line.find("%globaltimer") == std::string::npos) return;
+        const std::string name = function_shown(function);
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    }
+    });
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> device_instruction_users(const std::string& ptx,
+                                                                          const std::vector<std::string>& mnemonics) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for_each_ptx_line(ptx, [&](const std::string& function, const std::string& line) {
+        for (const auto& m : mnemonics) {
+            if (m.empty() || !names_instruction(line, m)) continue;
+            const std::pair<std::string, std::string> use{m, function_shown(function)};
+            if (std::find(out.begin(), out.end(), use) == out.end()) out.push_back(use);
+        }
+    });
     return out;
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grading {
@@ -90,6 +91,13 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 /// it is reached: inline PTX, cuda::ptx, cuda::std::chrono or libcu++'s back-off loops. An SM's own
 /// clock (%clock, %clock64: clock(), clock64()) is not this timer.
 std::vector<std::string> device_timer_readers(const std::string& ptx);
+
+/// @brief Where the PTX @p ptx uses an instruction a lab refuses: for each of @p mnemonics (an opcode's
+/// first part: "shfl", "mma", "wgmma"), the functions whose lines name it as an instruction (the mnemonic
+/// followed by a '.', not part of a longer name), demangled, as {mnemonic, function}, each pair once, in
+/// the order met. Like device_timer_readers, any line counts, a comment's included.
+std::vector<std::pair<std::string, std::string>> device_instruction_users(const std::string& ptx,
+                                                                          const std::vector<std::string>& mnemonics);
 
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);

@@ -6,7 +6,8 @@
 //             [--grader-objects A.o:B.o:...]... [--ptx-dir DIR]
 //
 // --ptx-dir: the folder nvcc --keep left the object's intermediate files in: its .ptx files (one a virtual
-// architecture) are read for the GPU's global timer (device_timer_readers), and the rest of what it left
+// architecture) are read for the GPU's global timer (device_timer_readers) and for the instructions the
+// lab's rubric refuses ("refused_instructions": device_instruction_users), and the rest of what it left
 // (preprocessed sources, some MB a file) is removed.
 //
 // Exit status: 0 allowed; 1 refused (the verdict and stderr say why); 2 bad usage or a tool failed.
@@ -75,6 +76,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<std::string> extra;
+    // Instructions the lab's device code may not use (rubric "refused_instructions"): each a PTX mnemonic
+    // and why the lab refuses it.
+    std::vector<std::pair<std::string, std::string>> refused_instructions;
     {
         std::ifstream in(rubric);
         const auto j = nlohmann::json::parse(in, nullptr, false);
@@ -83,6 +87,18 @@ int main(int argc, char** argv) {
             return 2;
         }
         for (const auto& p : j.value("audit_allow", nlohmann::json::array())) extra.push_back(p.get<std::string>());
+        for (const auto& r : j.value("refused_instructions", nlohmann::json::array())) {
+            if (!r.is_object() || !r.contains("ptx") || !r.contains("why") || !r["ptx"].is_string() ||
+                !r["why"].is_string() || r["ptx"].get<std::string>().empty()) {
+                std::cerr << "audit_lab: " << rubric << ": each of \"refused_instructions\" needs \"ptx\" and \"why\"\n";
+                return 2;
+            }
+            refused_instructions.emplace_back(r["ptx"].get<std::string>(), r["why"].get<std::string>());
+        }
+    }
+    if (!refused_instructions.empty() && ptx_dir.empty()) {
+        std::cerr << "audit_lab: " << rubric << " refuses instructions, which only --ptx-dir's PTX shows\n";
+        return 2;
     }
     const auto symbols = output_of({nm, "-P", "-g", object});
     const auto code = output_of({objdump, "-dr", "--no-show-raw-insn", object});
@@ -138,6 +154,20 @@ int main(int argc, char** argv) {
         for (const auto& r : readers) {
             const std::string line = "reads the GPU's global timer (%globaltimer) in device code (" + r +
                                      "): the grader times the lab (clock() and clock64() are fine)";
+            if (finding.message.empty()) finding.message = line;
+            finding.all.push_back(line);
+        }
+        std::vector<std::string> mnemonics;
+        for (const auto& r : refused_instructions) mnemonics.push_back(r.first);
+        std::vector<std::pair<std::string, std::string>> uses;
+        for (const auto& text : ptx_texts)
+            for (const auto& u : grading::device_instruction_users(text, mnemonics))
+                if (std::find(uses.begin(), uses.end(), u) == uses.end()) uses.push_back(u);
+        for (const auto& [mnemonic, function] : uses) {
+            std::string why;
+            for (const auto& r : refused_instructions)
+                if (r.first == mnemonic) why = r.second;
+            const std::string line = "uses the instruction " + mnemonic + " in device code (" + function + "): " + why;
             if (finding.message.empty()) finding.message = line;
             finding.all.push_back(line);
         }

@@ -236,6 +236,33 @@ TEST_CASE("the audit finds the device functions that read the GPU's global timer
     CHECK(hidden[0] == "lab01::k(unsigned long long*)");
 }
 
+TEST_CASE("the audit finds the device functions that use an instruction a lab refuses") {
+    const std::string ptx = ".version 8.8\n.target sm_90\n"
+                            ".visible .entry _ZN5lab041kEPf(\n.param .u64 p\n)\n{\n"
+                            "\tshfl.sync.bfly.b32 %r2|%p1, %r1, 16, 31, -1;\n"
+                            "\t@%p2 shfl.sync.idx.b32 %r3|%p3, %r1, 0, 31, -1;\n}\n"
+                            ".func _ZN5lab046helperEv()\n{\n\t{ movmatrix.sync.aligned.m8n8.trans.b16 %r4, %r5; }\n}\n"
+                            ".visible .entry _ZN5lab045quietEPf(\n)\n{\n\tld.shared.f32 %f1, [%rd1];\n"
+                            "\tmov.u32 %r9, %myshfl;\n\tcall.uni _Z4shflv;\n}\n";
+    const auto uses = device_instruction_users(ptx, {"shfl", "movmatrix"});
+    REQUIRE(uses.size() == 2);  // each function and instruction once; names that hold "shfl" are not it
+    CHECK(uses[0] == std::pair<std::string, std::string>{"shfl", "lab04::k(float*)"});
+    CHECK(uses[1] == std::pair<std::string, std::string>{"movmatrix", "lab04::helper()"});
+    // An opcode's part is not the opcode: wmma.mma is wmma, not mma; wgmma is not mma.
+    const std::string tensor = ".visible .entry _ZN5lab031kEv()\n{\n\twmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32 {%f1}, {%r1}, {%r2}, {%f2};\n"
+                               "\twgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%f1}, %rd1, %rd2, 1, 1, 1;\n}\n";
+    const auto t = device_instruction_users(tensor, {"mma", "wmma", "wgmma"});
+    REQUIRE(t.size() == 2);
+    CHECK(t[0].first == "wmma");
+    CHECK(t[1].first == "wgmma");
+    CHECK(device_instruction_users(tensor, {"mma"}).empty());
+    CHECK(device_instruction_users(".visible .entry _ZN5lab031kEv()\n{\n\tmma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1}, {%r2}, {%r3}, {%r4};\n}\n",
+                                   {"mma"}).size() == 1);
+    // Behind a block comment that holds a `//`, as for the timer: the whole line is looked at.
+    CHECK(device_instruction_users(".visible .entry _ZN5lab041kEv()\n{\n\t/* // */ shfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;\n}\n",
+                                   {"shfl"}).size() == 1);
+}
+
 TEST_CASE("a host function that only calls exit is a __device__ function's stand-in only where nothing refers to it") {
     HostFunction stub{"_ZN5lab0116atomic_max_floatEPff", {"sub", "movl", "mov", "call"}, {"exit"}};
     HostFunction quit{"_ZN5lab014quitEv", {"sub", "movl", "mov", "call"}, {"exit"}};

@@ -25,8 +25,10 @@
 // checks, so that the tensor cores' use is all that tells it apart. (Without the decoy, the int8 path
 // runs faster than cuBLAS allows and fails as an implausible measurement.)
 // What should catch it: the timed counters' tensor pipe (sm__pipe_tensor_cycles_active_realtime at most 1%
-// of the SMs' busy cycles in the timed calls; all but the first 8 of them run the MMAs here).
-// Expected: technique_not_used.
+// of the SMs' busy cycles in the timed calls; all but the first 8 of them run the MMAs here) caught it
+// on an H100 as technique_not_used. The audit comes first: Lab 03's rubric refuses the tensor cores'
+// instructions (PTX mma, wmma, wgmma, tcgen05) and integer dot products in device code.
+// Expected: forbidden_symbol.
 
 // BEGIN STUDENT REGION configuration
 // Top tier: warp tiling on top of register blocking. A block of 256 threads (8 warps) computes a

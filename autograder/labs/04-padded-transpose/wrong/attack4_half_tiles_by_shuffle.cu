@@ -5,7 +5,8 @@
 // memory. Both are right on every shape. Nsight Compute counts bytes staged half the bytes loaded (at least
 // 0.5 asked: on the edge) and no bank conflict; the kernel has shared memory and does the work. The timed
 // calls show half a load and half a store wavefront for every 32 elements, where the timed rule asks 0.9
-// of one. Expected: technique_not_used (the timed calls' counters).
+// of one: the timed calls' counters fail it (technique_not_used). The audit is first: Lab 04's rubric
+// refuses warp shuffles (PTX shfl) in device code. Expected: forbidden_symbol.
 
 // BEGIN STUDENT REGION transpose_tile_kernel
     // Each warp moves one 32 x 32 tile; a block's 8 warps take 8 consecutive tiles of the row-major order

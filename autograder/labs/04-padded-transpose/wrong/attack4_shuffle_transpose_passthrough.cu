@@ -10,11 +10,10 @@
 // bytes read back equal to bytes stored, and no bank conflict; the kernel has shared memory and does all
 // the work (the technique check's trace). The pass-through costs little: the kernel is bound by DRAM.
 // Nothing switches: every call, profiled, traced or timed, is the same.
-// What should catch it: nothing that counts wavefronts or bytes can; only evidence that the tile's
-// elements change lanes through shared memory (e.g. the source, or per-instruction address patterns).
-// Expected: technique_not_used. A hole on an H100: it passes every check it is graded on (10/10 with the
-// runner's items off).
-
+// What catches it: nothing that counts wavefronts or bytes can (only where the elements change lanes
+// tells it from a tile); the audit can: Lab 04's rubric refuses warp shuffles (PTX shfl) in device code,
+// since in this lab the tile's elements change lanes through shared memory.
+// Expected: forbidden_symbol (it was a hole on an H100 before that rule: 10/10 with the runner's items off).
 // BEGIN STUDENT REGION transpose_tile_kernel
     // Each warp moves one 32 x 32 tile; a block's 8 warps take 8 consecutive tiles of the row-major order
     // of tiles (a flat grid: any shape fits). Lane l reads column l of the tile's 32 rows (coalesced).
