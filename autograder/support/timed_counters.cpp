@@ -48,10 +48,10 @@ constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
 // Totals::optional's.
 const char* const kOptionalMetrics[] = {
     "sm__warps_launched_shader_cs.sum",
-    "sm__pipe_tensor_cycles_active_realtime.sum",
     "lts__t_sectors_srcunit_tex.sum",
 };
 constexpr std::size_t kOptionalCount = sizeof(kOptionalMetrics) / sizeof(kOptionalMetrics[0]);
+static_assert(kOptionalCount == sizeof(Totals::optional) / sizeof(Totals::optional[0]), "one field a metric");
 constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
 constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
 constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
@@ -280,12 +280,12 @@ bool configure() {
 std::string Totals::describe() const {
     char line[640];
     std::snprintf(line, sizeof line,
-                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks, %.3g warps; tensor pipe %.2g of the busy "
-                  "cycles; L2 sectors from L1 %.3g; "
+                  "%.0f calls in %.0f sampled batches: shared-memory wavefronts %.4g loads, %.4g stores; %.3g blocks, %.3g warps; L2 sectors "
+                  "from L1 %.3g; "
                   "loads' share of the SMs' busy cycles %.2f; %.2f load wavefronts a memory instruction; DRAM %.3g B "
                   "read, %.3g B written; sampling took %.1f ms before a batch and %.1f ms after it, outside the timed "
                   "interval (every other batch of yours waits as long before and after it)",
-                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, warps(), tensor_share(), l2_sectors_from_l1(), shared_load_share(),
+                  calls, windows, shared_load_wavefronts, shared_store_wavefronts, blocks, warps(), l2_sectors_from_l1(), shared_load_share(),
                   wavefronts_per_memory_instruction(), dram_read_bytes, dram_write_bytes,
                   windows > 0 ? lead_ms / windows : 0.0, windows > 0 ? trail_ms / windows : 0.0);
     return line;

@@ -30,10 +30,9 @@ struct Totals {
     double blocks = 0;                   ///< sm__ctas_launched.sum
     double dram_read_bytes = 0;          ///< dram__bytes_read.sum
     double dram_write_bytes = 0;         ///< dram__bytes_write.sum
-    /// Metrics that rules use where the monitors take them (0 where not): sm__warps_launched_shader_cs.sum,
-    /// sm__pipe_tensor_cycles_active_realtime.sum, lts__t_sectors_srcunit_tex.sum (warps(), tensor_share(),
-    /// l2_sectors_from_l1()).
-    double optional[3] = {0, 0, 0};
+    /// Metrics taken where the monitors take them beside the others (0 where not): sm__warps_launched_shader_cs.sum
+    /// and lts__t_sectors_srcunit_tex.sum (warps(), l2_sectors_from_l1()).
+    double optional[2] = {0, 0};
     double samples = 0;                  ///< sampling intervals summed
     double windows = 0;                  ///< windows summed
     double calls = 0;                    ///< the student's calls these windows held (set by the caller)
@@ -49,7 +48,7 @@ struct Totals {
         blocks += o.blocks;
         dram_read_bytes += o.dram_read_bytes;
         dram_write_bytes += o.dram_write_bytes;
-        for (int k = 0; k < 3; ++k) optional[k] += o.optional[k];
+        for (int k = 0; k < 2; ++k) optional[k] += o.optional[k];
         samples += o.samples;
         windows += o.windows;
         calls += o.calls;
@@ -59,10 +58,8 @@ struct Totals {
     }
     /// @brief Warps launched (0 where not counted).
     double warps() const { return optional[0]; }
-    /// @brief The share of the SMs' busy cycles the tensor pipe was busy (0 where not counted).
-    double tensor_share() const { return sm_active_cycles > 0 ? optional[1] / sm_active_cycles : 0; }
     /// @brief L2 sectors the SMs' L1 asked for: global-memory traffic (0 where not counted).
-    double l2_sectors_from_l1() const { return optional[2]; }
+    double l2_sectors_from_l1() const { return optional[1]; }
     /// @brief Whether the monitors counted any work in these windows: windows that counted no busy SM cycle
     /// while calls were timed were not counted (another profiler held the monitors) and judge nothing.
     bool counted_work() const { return sm_active_cycles > 0; }
@@ -151,18 +148,6 @@ inline std::string combined_shortfall(const Totals& t, double per_call, double p
                   "blocks); a reduction whose every warp's partial meets the others' in shared memory shows at least "
                   "%.2f: the warps of a block did not combine there",
                   st_w, t.warps(), t.blocks, per_warp);
-    return text;
-}
-
-/// @brief "" when the tensor pipe was busy at most @p max_share of the SMs' busy cycles in @p t (or was not
-/// counted), else what it shows: the test of products computed on the FP32 units, not on tensor cores.
-inline std::string tensor_pipe_used(const Totals& t, double max_share) {
-    if (t.tensor_share() <= max_share) return "";
-    char text[300];
-    std::snprintf(text, sizeof text,
-                  "the tensor cores were busy %.1f%% of the SMs' busy cycles in the timed calls (at most %.1f%%): the "
-                  "product was not computed in FP32 on the FP32 units",
-                  100 * t.tensor_share(), 100 * max_share);
     return text;
 }
 

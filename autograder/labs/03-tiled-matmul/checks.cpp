@@ -524,24 +524,17 @@ namespace {
 struct SpeedBench {
     // The technique in the timed calls (speed.hpp, timed_counters.hpp): the tiles' values reach the FMAs
     // from shared memory, so most memory instructions are shared loads.
+    // The tensor cores are not judged here: sm__pipe_tensor_cycles_active_realtime counted 6.1% of the busy
+    // cycles for a 16 x 16 tile kernel with no tensor instruction on an H100 (the reference 0.004%), so it
+    // does not tell the two apart. The audit refuses the tensor cores' instructions instead (rubric.json
+    // "refused_instructions"), and Nsight Compute counts them in the profiled calls.
     static grading::TimedTechnique timed_technique() {
-        grading::TimedTechnique staged = grading::staged_through_shared(
+        return grading::staged_through_shared(
             kTimedSharedLoads, 0.0,
             "in every call, timed or not, stage tiles of A and B in __shared__ arrays and compute from them in FP32, "
             "not from global memory or L1 alone, and not on the tensor cores",
             0.0, kTimedStagedShare * kStagedWords / 32, "staging A and B in tiles of at most 256 x 256 outputs a block");
-        // And the products on the FP32 units: the tensor pipe idle in the timed calls, as Nsight Compute's
-        // rule asks of the profiled ones.
-        staged.judge = [tiles = staged.judge](const grading::timed_counters::Totals& t) {
-            std::string wrong = tiles(t);
-            if (wrong.empty()) wrong = grading::timed_counters::tensor_pipe_used(t, kTimedTensorShare);
-            return wrong;
-        };
-        return staged;
     }
-    // The most of the SMs' busy cycles the tensor pipe may be busy in the timed calls: none of the product
-    // belongs there (the reference shows 0); the bound only leaves room for counting noise.
-    static constexpr double kTimedTensorShare = 0.01;
     static constexpr Shape kShape{kBenchSize, kBenchSize, kBenchSize};
     // The words of A and B stored into shared memory in a call, at the least (kLargestBlockTile).
     static constexpr double kStagedWords = 2.0 * kBenchSize * kBenchSize * double(kBenchSize) / kLargestBlockTile;
