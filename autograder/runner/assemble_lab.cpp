@@ -3,11 +3,15 @@
 //
 //   assemble_lab --skeleton COURSE.cu --submission SUBMITTED.cu [--fill SOLUTION.cu]
 //                --out GRADED.cu --verdict VERDICT.json [--header COURSE.cuh SUBMITTED.cuh]...
-//                [--submission-name-file NAME.txt]
+//                [--submission-name-file NAME.txt] [--keep-dir DIR]
 //
 // A submission graded through a grading slot is a copy of the student's file; the runner writes the path
 // of the student's own file into NAME.txt beside it, and messages and `#line` directives then name that
 // file (a missing or empty NAME.txt: the copy's own path).
+//
+// --keep-dir: the folder where nvcc leaves its intermediate files of GRADED.cu (the PTX the audit reads):
+// emptied when GRADED.cu is written, and only then, so that the files always belong to the object built
+// from GRADED.cu (an unchanged lab keeps both its object and its PTX).
 //
 // Writes GRADED.cu (only when its contents change, so an unchanged lab is not recompiled) and
 // VERDICT.json: {"stage": "regions", "ok": true|false, "class", "message", "notes": [...]}.
@@ -27,7 +31,7 @@
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
-    std::string skeleton, submission, fill, out, verdict_path, name_file;
+    std::string skeleton, submission, fill, out, verdict_path, name_file, keep_dir;
     std::vector<std::pair<std::string, std::string>> headers;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
         else if (a == "--out") ok = value(out);
         else if (a == "--verdict") ok = value(verdict_path);
         else if (a == "--submission-name-file") ok = value(name_file);
+        else if (a == "--keep-dir") ok = value(keep_dir);
         else if (a == "--header" && i + 2 < argc) {
             headers.emplace_back(argv[i + 1], argv[i + 2]);
             i += 2;
@@ -54,7 +59,7 @@ int main(int argc, char** argv) {
     }
     if (skeleton.empty() || submission.empty() || out.empty() || verdict_path.empty()) {
         std::cerr << "usage: assemble_lab --skeleton F --submission F [--fill F] --out F --verdict F "
-                     "[--header COURSE SUBMITTED]... [--submission-name-file F]\n";
+                     "[--header COURSE SUBMITTED]... [--submission-name-file F] [--keep-dir DIR]\n";
         return 2;
     }
     // The name the student knows the submission by.
@@ -110,6 +115,15 @@ int main(int argc, char** argv) {
     std::error_code made;
     if (const fs::path folder = fs::path(out).parent_path(); !folder.empty()) fs::create_directories(folder, made);
     if (grading::read_text_file(out) != a.source) {
+        if (!keep_dir.empty()) {
+            std::error_code ec;
+            fs::remove_all(keep_dir, ec);
+            fs::create_directories(keep_dir, ec);
+            if (ec) {
+                std::cerr << "assemble_lab: cannot empty " << keep_dir << ": " << ec.message() << "\n";
+                return 2;
+            }
+        }
         std::ofstream o(out, std::ios::binary | std::ios::trunc);
         o << a.source;
         if (!o) {
