@@ -10,8 +10,8 @@
 
 namespace grading {
 
-/// An exclusive lock on a file, held until destroyed (closing the file releases it): the GPU lock and
-/// the grading slots. Every grade process of this machine takes the same files.
+/// A lock on a file, exclusive or shared, held until destroyed (closing the file releases it): the GPU
+/// lock and the grading slots. Every grade process of this machine takes the same files.
 class FileLock {
 public:
     FileLock() = default;
@@ -23,8 +23,9 @@ public:
     FileLock(const FileLock&) = delete;
     FileLock& operator=(const FileLock&) = delete;
     ~FileLock();
-    /// Waits for the lock (when @p wait), else gives up at once; an empty FileLock when not taken.
-    static FileLock take(const std::string& path, bool wait);
+    /// Waits for the lock (when @p wait), else gives up at once; an empty FileLock when not taken. A
+    /// @p shared lock is held by any number of processes at once, never beside an exclusive one.
+    static FileLock take(const std::string& path, bool wait, bool shared = false);
     bool held() const { return fd_ >= 0; }
 
 private:
@@ -43,6 +44,20 @@ inline std::string gpu_lock_for_bus_id(const std::string& bus_id) {
     std::snprintf(name, sizeof name, "/tmp/course-grader-gpu-%04x_%02x_%02x_%x.lock", domain, bus, device, function);
     return name;
 }
+
+/// What a grading does on a GPU, for the GPU lock: measured work (a lab's checks, which time and sample
+/// the GPU's counters, and Nsight Compute, which reads them) runs with the GPU to itself; work whose result
+/// only has to be right (the memory and race check) runs beside other such work, never beside measured work.
+enum class GpuUse { Measured, Shared };
+
+/// The gate beside GPU lock @p lock (<lock>.gate): a grading about to measure holds it while it waits for
+/// the GPU, and one about to share the GPU passes it first, so that shared work that keeps coming never
+/// keeps a measurement waiting.
+inline std::string gpu_lock_gate(const std::string& lock) { return lock + ".gate"; }
+
+/// Takes GPU lock @p lock for @p use, waiting as long as it takes: exclusive for GpuUse::Measured, shared
+/// for GpuUse::Shared, through the gate (gpu_lock_gate; where the gate cannot be opened, the lock alone).
+FileLock take_gpu(const std::string& lock, GpuUse use);
 
 /// The file every grade process of this machine locks while Nsight Compute profiles, whatever GPU it
 /// profiles: measured on a host of four H100s, two Nsight Compute runs at once on different GPUs misread the

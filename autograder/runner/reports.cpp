@@ -52,7 +52,7 @@ std::string check_output(const CheckResult& c) {
 }  // namespace
 
 std::string time_breakdown(const std::vector<LabResult>& results, const std::vector<const RubricLab*>& labs,
-                           bool lock_held_for_all) {
+                           bool gpu_lock_taken) {
     std::ostringstream s;
     s << "Where the time went (seconds):\n"
       << pad("lab", 6) << pad("build", 9) << pad("exact checks", 15) << pad("timed checks", 15) << pad("memory check", 15)
@@ -82,8 +82,11 @@ std::string time_breakdown(const std::vector<LabResult>& results, const std::vec
     s << pad("all", 6) << pad(num(sum[0], 1), 9) << pad(num(sum[1], 1), 15) << pad(num(sum[2], 1), 15)
       << pad(num(sum[3], 1), 15) << num(sum[4], 1) << "\n";
     s << "GPU to itself (the timed checks): " << num(sum[2], 1) << " s; could share the GPU (exact checks, memory check, "
-      << "Nsight Compute): " << num(sum[1] + sum[3] + sum[4], 1) << " s"
-      << (lock_held_for_all ? "; this grading held the GPU lock for all of it" : "") << "\n";
+      << "Nsight Compute): " << num(sum[1] + sum[3] + sum[4], 1) << " s\n";
+    if (gpu_lock_taken)
+        s << "the GPU lock: held alone for the checks (exact and timed, one process) and Nsight Compute, "
+          << num(sum[1] + sum[2] + sum[4], 1) << " s; shared with other gradings' memory checks for the memory check, "
+          << num(sum[3], 1) << " s\n";
     return s.str();
 }
 

@@ -27,9 +27,10 @@ std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& inf
 /// the exact checks (every check of the lab's program without a speed threshold), the timed checks (those
 /// with one: they need the GPU to themselves), the memory and race check (its runs summed; they overlap on
 /// the cores) and Nsight Compute; then the GPU seconds that need the GPU to themselves against those that
-/// could share it. @p lock_held_for_all: whether the grader held its GPU lock around all of them.
+/// could share it. @p gpu_lock_taken: whether the grader took its GPU lock (locks.hpp's take_gpu): then a
+/// last line says how long it held it alone and how long shared.
 std::string time_breakdown(const std::vector<LabResult>& results, const std::vector<const RubricLab*>& labs,
-                           bool lock_held_for_all);
+                           bool gpu_lock_taken);
 
 /// @brief Gradescope's results.json: score, execution_time, output and one test per check.
 nlohmann::json gradescope_json(const std::vector<LabResult>& labs, const RunInfo& info);

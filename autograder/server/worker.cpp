@@ -283,9 +283,12 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
         // What the driver's library reads of the system (the GPUs' PCI devices), read-only.
         for (const char* s : {"/sys/bus/pci", "/sys/devices", "/sys/module/nvidia"}) a.insert(a.end(), {"--ro-bind-try", s, s});
         // Other grade processes on this GPU (an instructor's own, whatever it calls the GPU) take the same lock.
+        // The lock and its gate (locks.hpp's take_gpu: a measurement waiting goes before memory checks).
         const std::string lock = worker_gpu_lock(gpu);
-        ::close(::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
-        a.insert(a.end(), {"--bind", lock, lock});
+        for (const std::string& f : {lock, grading::gpu_lock_gate(lock)}) {
+            ::close(::open(f.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
+            a.insert(a.end(), {"--bind", f, f});
+        }
         // And the machine's Nsight Compute lock: one profiler at a time, whatever the GPU (locks.hpp).
         ::close(::open(grading::kNsightComputeLock, O_CREAT | O_RDWR | O_CLOEXEC, 0666));
         a.insert(a.end(), {"--bind", grading::kNsightComputeLock, grading::kNsightComputeLock});

@@ -19,6 +19,11 @@
 #include <unistd.h>
 #include <fstream>
 #include <map>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 using namespace grading;
 using nlohmann::json;
@@ -294,8 +299,11 @@ TEST_CASE("where the time went: each check's seconds under its kind, the timed o
     CHECK(text.find("01    4.0      2.0            20.0           7.0            9.0\n") != std::string::npos);
     CHECK(text.find("all   8.0      4.0            40.0           14.0           18.0\n") != std::string::npos);
     CHECK(text.find("GPU to itself (the timed checks): 40.0 s; could share the GPU (exact checks, memory check, "
-                    "Nsight Compute): 36.0 s; this grading held the GPU lock for all of it") != std::string::npos);
-    CHECK(time_breakdown({r}, {&lab}, false).find("held the GPU lock") == std::string::npos);
+                    "Nsight Compute): 36.0 s\n") != std::string::npos);
+    // Held alone: exact 4.0 + timed 40.0 + Nsight 18.0; shared: the memory check's 14.0.
+    CHECK(text.find("the GPU lock: held alone for the checks (exact and timed, one process) and Nsight Compute, 62.0 s; "
+                    "shared with other gradings' memory checks for the memory check, 14.0 s\n") != std::string::npos);
+    CHECK(time_breakdown({r}, {&lab}, false).find("the GPU lock") == std::string::npos);
 }
 
 TEST_CASE("the GPU lock is one file a physical GPU, however its PCI address is written") {
@@ -307,6 +315,62 @@ TEST_CASE("the GPU lock is one file a physical GPU, however its PCI address is w
     CHECK(gpu_lock_for_bus_id("0") == "");
     CHECK(gpu_lock_for_bus_id("0000:19:00.0; rm") == "");
     CHECK(gpu_lock_for_bus_id("") == "");
+}
+
+TEST_CASE("the GPU lock: measured work alone, shared work together, and a waiting measurement first") {
+    char dir_template[] = "/tmp/gpu-lock-test-XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string dir = dir_template, lock = dir + "/gpu.lock";
+    const auto try_shared = [&] { return FileLock::take(lock, false, true).held(); };
+    const auto try_alone = [&] { return FileLock::take(lock, false).held(); };
+    {
+        // Memory checks of two gradings at once; no measurement beside them.
+        const FileLock a = take_gpu(lock, GpuUse::Shared), b = take_gpu(lock, GpuUse::Shared);
+        CHECK(a.held());
+        CHECK(b.held());
+        CHECK(try_shared());
+        CHECK_FALSE(try_alone());
+    }
+    {
+        // A measurement: nothing beside it, shared or not.
+        const FileLock m = take_gpu(lock, GpuUse::Measured);
+        CHECK(m.held());
+        CHECK_FALSE(try_shared());
+        CHECK_FALSE(try_alone());
+    }
+    CHECK(try_alone());  // all given back
+    {
+        // Shared work holds the GPU; a measurement comes to wait; shared work that comes after it waits
+        // behind it, not beside the first (it would keep the measurement waiting as long as some came).
+        std::vector<std::string> order;
+        std::mutex m;
+        const auto note = [&](const std::string& what) {
+            std::lock_guard<std::mutex> g(m);
+            order.push_back(what);
+        };
+        auto first = std::make_unique<FileLock>(take_gpu(lock, GpuUse::Shared));
+        std::thread measure([&] {
+            const FileLock l = take_gpu(lock, GpuUse::Measured);
+            note("measured");
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            note("measured done");
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the measurement waits at the lock
+        std::thread later([&] {
+            const FileLock l = take_gpu(lock, GpuUse::Shared);
+            note("later shared");
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        {
+            std::lock_guard<std::mutex> g(m);
+            CHECK(order.empty());  // both wait while the first holds the GPU
+        }
+        first.reset();
+        measure.join();
+        later.join();
+        CHECK(order == std::vector<std::string>{"measured", "measured done", "later shared"});
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-shared test both ways") {
@@ -368,18 +432,6 @@ TEST_CASE("a floor a call: only a part of the work staged through shared memory 
     CHECK(timed_counters::per_call_shortfall(half, 0, all / 2, "x") == "");
     CHECK(timed_counters::per_call_shortfall(half, all, 0, "x") != "");
     CHECK(timed_counters::per_call_shortfall(timed_counters::Totals{}, all, all, "x") == "");  // no call: nothing judged
-}
-
-TEST_CASE("the tensor pipe in the timed calls") {
-    timed_counters::Totals t;
-    t.sm_active_cycles = 1e9;
-    CHECK(timed_counters::tensor_pipe_used(t, 0.01) == "");  // FP32 units only, or the pipe not counted
-    t.optional[1] = 1e7;                                      // 1% of the busy cycles: at the bound
-    CHECK(timed_counters::tensor_pipe_used(t, 0.01) == "");
-    t.optional[1] = 3e8;
-    const std::string why = timed_counters::tensor_pipe_used(t, 0.01);
-    CHECK(why.find("busy 30.0% of the SMs' busy cycles in the timed calls (at most 1.0%)") != std::string::npos);
-    CHECK(timed_counters::tensor_pipe_used(timed_counters::Totals{}, 0.01) == "");  // nothing counted
 }
 
 TEST_CASE("the reductions' timed test: partials combined in shared memory in every call, per call") {
