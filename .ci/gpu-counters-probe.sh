@@ -18,7 +18,7 @@ for spec in "${specs[@]}"; do
   echo "=== $1 $2"
   build-gpu/grade --lab $1 "${args[@]}" --no-build --sanitizer off --profile off > $OUT/g.log 2>&1
   grep -E "^Lab 0" $OUT/g.log | tail -1 | cut -c1-120
-  grep -oE "speed: [^:]+: [0-9.]+x[^(]*|[0-9]+ calls in [0-9]+ sampled batches: shared-memory wavefronts [0-9.e+]+ loads, [0-9.e+]+ stores|sampling took [^,]+|monitors cannot be sampled.*" $OUT/g.log | head -12
+  grep -oE "speed: [^:]+: [0-9.]+x[^(]*|[0-9]+ calls in [0-9]+ sampled batches: .* load wavefronts a memory instruction|sampling took [^,]+|monitors cannot be sampled.*" $OUT/g.log | head -12
   log=$(grep -oE "log [^]]+" $OUT/g.log | tail -1 | cut -c5-)
   grep -h "timed counters:" $log | grep -v probe | sort | uniq -c | sort -rn | head -3
   grep -h "timed counters: probe metric" $log | sort -u
