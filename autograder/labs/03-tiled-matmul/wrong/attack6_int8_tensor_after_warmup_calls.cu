@@ -24,10 +24,11 @@
 // timed calls is then met, and the call, slower than the reference's alone, still passes both speed
 // checks, so that the tensor cores' use is all that tells it apart. (Without the decoy, the int8 path
 // runs faster than cuBLAS allows and fails as an implausible measurement.)
-// What should catch it: the timed counters' tensor pipe (sm__pipe_tensor_cycles_active_realtime at most 1%
-// of the SMs' busy cycles in the timed calls; all but the first 8 of them run the MMAs here) caught it
-// on an H100 as technique_not_used. The audit comes first: Lab 03's rubric refuses the tensor cores'
-// instructions (PTX mma, wmma, wgmma, tcgen05) and integer dot products in device code.
+// What caught it on an H100: the timed counters' tensor pipe (sm__pipe_tensor_cycles_active_realtime at
+// most 1% of the SMs' busy cycles in the timed calls), as technique_not_used; that rule is gone (the same
+// counter showed 6.1% for a 16 x 16 tile kernel with no tensor instruction). What catches it now: the
+// audit, which refuses the tensor cores' instructions (PTX mma, wmma, wgmma, tcgen05) and integer dot
+// products in Lab 03's device code.
 // Expected: forbidden_symbol.
 
 // BEGIN STUDENT REGION configuration
