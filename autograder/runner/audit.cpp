@@ -245,44 +245,89 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 }
 
 namespace {
-// Calls @p visit(function, line) for every line of @p ptx inside a function (the name as written, empty
-// before the first function), the line of a function's header excepted.
-template <class Visit>
-void for_each_ptx_line(const std::string& ptx, Visit visit) {
+// The functions of @p ptx, each as {name as written, its text}, in order: a function starts at a line
+// whose first directive is .entry or .func (after .visible, .weak or .extern) and runs to the next; text
+// before the first is the function "". Header lines are part of their function's text, so nothing is left
+// unread (a statement that only mentions ".func" in a comment does not start a function: it starts with
+// its opcode).
+std::vector<std::pair<std::string, std::string>> ptx_functions(const std::string& ptx) {
+    std::vector<std::pair<std::string, std::string>> out{{"", ""}};
     std::istringstream in(ptx);
-    std::string line, function;
+    std::string line;
     while (std::getline(in, line)) {
-        // A function's header: [.visible|.weak|.extern] .entry NAME( or .func [(return)] NAME(
-        const std::size_t entry = line.find(".entry "), func = line.find(".func ");
-        if ((entry != std::string::npos || func != std::string::npos) && line.find("//") != 0) {
-            std::size_t at = entry != std::string::npos ? entry + 7 : func + 6;
-            while (at < line.size() && line[at] == ' ') ++at;
-            if (at < line.size() && line[at] == '(') {  // .func's return parameter
-                const std::size_t close = line.find(')', at);
-                at = close == std::string::npos ? line.size() : close + 1;
-                while (at < line.size() && line[at] == ' ') ++at;
+        std::size_t at = line.find_first_not_of(" \t");
+        bool header = false;
+        while (at != std::string::npos && line.compare(at, 1, ".") == 0) {
+            std::size_t end = line.find_first_of(" \t(", at);
+            if (end == std::string::npos) end = line.size();
+            const std::string directive = line.substr(at, end - at);
+            if (directive == ".entry" || directive == ".func") {
+                header = true;
+                at = line.find_first_not_of(" \t", end);
+                break;
             }
-            std::size_t end = at;
-            while (end < line.size() && line[end] != '(' && line[end] != ' ' && line[end] != ';') ++end;
-            function = line.substr(at, end - at);
-            continue;
+            if (directive != ".visible" && directive != ".weak" && directive != ".extern") break;
+            at = line.find_first_not_of(" \t", end);
         }
-        visit(function, line);
+        if (header) {
+            if (at != std::string::npos && line[at] == '(') {  // .func's return parameter
+                const std::size_t close = line.find(')', at);
+                at = close == std::string::npos ? line.size() : line.find_first_not_of(" \t", close + 1);
+            }
+            if (at == std::string::npos) at = line.size();
+            std::size_t end = at;
+            while (end < line.size() && line[end] != '(' && line[end] != ' ' && line[end] != '\t' && line[end] != ';') ++end;
+            out.push_back({line.substr(at, end - at), ""});
+        }
+        out.back().second += line;
+        out.back().second += '\n';
     }
+    return out;
 }
 
 std::string function_shown(const std::string& function) {
     return function.empty() ? "code outside any function" : demangle(function);
 }
 
-// Whether @p line names @p mnemonic as an instruction: followed by '.', and not the end of a longer
-// name (a PTX identifier holds letters, digits, '_' and '$'; '%' starts a register, '.' a directive or a
-// part of another opcode such as wmma.mma).
-bool names_instruction(const std::string& line, const std::string& mnemonic) {
-    for (std::size_t at = line.find(mnemonic + "."); at != std::string::npos; at = line.find(mnemonic + ".", at + 1)) {
-        if (at == 0) return true;
-        const unsigned char before = static_cast<unsigned char>(line[at - 1]);
-        if (!std::isalnum(before) && before != '_' && before != '$' && before != '%' && before != '.') return true;
+// @p text with its comments made spaces, read left to right as ptxas reads them: "//" to the line's end,
+// "/*" to the next "*/", whichever opens first; string literals kept whole.
+std::string without_comments(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '"') {
+            const std::size_t end = text.find('"', i + 1);
+            const std::size_t stop = end == std::string::npos ? text.size() : end + 1;
+            out.append(text, i, stop - i);
+            i = stop;
+        } else if (text.compare(i, 2, "//") == 0) {
+            const std::size_t end = text.find('\n', i);
+            out += ' ';
+            i = end == std::string::npos ? text.size() : end;
+        } else if (text.compare(i, 2, "/*") == 0) {
+            const std::size_t end = text.find("*/", i + 2);
+            out += ' ';
+            i = end == std::string::npos ? text.size() : end + 2;
+        } else {
+            out += text[i++];
+        }
+    }
+    return out;
+}
+
+// Whether @p text names @p mnemonic as an instruction: followed by '.', with nothing but white space
+// between (ptxas reads "shfl .sync" as "shfl.sync"), and not the end of a longer name (a PTX identifier
+// holds letters, digits, '_' and '$'; '%' starts a register, '.' a directive or a part of another opcode
+// such as wmma.mma).
+bool names_instruction(const std::string& text, const std::string& mnemonic) {
+    for (std::size_t at = text.find(mnemonic); at != std::string::npos; at = text.find(mnemonic, at + 1)) {
+        if (at > 0) {
+            const unsigned char before = static_cast<unsigned char>(text[at - 1]);
+            if (std::isalnum(before) || before == '_' || before == '$' || before == '%' || before == '.') continue;
+        }
+        std::size_t next = at + mnemonic.size();
+        while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+        if (next < text.size() && text[next] == '.') return true;
     }
     return false;
 }
@@ -290,27 +335,112 @@ bool names_instruction(const std::string& line, const std::string& mnemonic) {
 
 std::vector<std::string> device_timer_readers(const std::string& ptx) {
     std::vector<std::string> out;
-    for_each_ptx_line(ptx, [&](const std::string& function, const std::string& line) {
-        // Anywhere on the line, a comment's text included: ptxas reads a block comment that holds a `//`
-        // (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own PTX
-        // never names the timer in a comment.
-        if (line.find("%globaltimer") == std::string::npos) return;
+    for (const auto& [function, text] : ptx_functions(ptx)) {
+        // Anywhere in the function, a comment's text included: ptxas reads a block comment that holds a
+        // `//` (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own
+        // PTX never names the timer in a comment.
+        if (text.find("%globaltimer") == std::string::npos) continue;
         const std::string name = function_shown(function);
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    });
+    }
     return out;
 }
 
 std::vector<std::pair<std::string, std::string>> device_instruction_users(const std::string& ptx,
                                                                           const std::vector<std::string>& mnemonics) {
     std::vector<std::pair<std::string, std::string>> out;
-    for_each_ptx_line(ptx, [&](const std::string& function, const std::string& line) {
+    for (const auto& [function, text] : ptx_functions(ptx)) {
+        // The text as written (comments included, as for the timer) and as ptxas reads it (comments gone,
+        // so that "shfl/**/.sync" and "shfl\n.sync" count too).
+        const std::string code = without_comments(text);
         for (const auto& m : mnemonics) {
-            if (m.empty() || !names_instruction(line, m)) continue;
+            if (m.empty() || !(names_instruction(text, m) || names_instruction(code, m))) continue;
             const std::pair<std::string, std::string> use{m, function_shown(function)};
             if (std::find(out.begin(), out.end(), use) == out.end()) out.push_back(use);
         }
-    });
+    }
+    return out;
+}
+
+std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
+    std::vector<std::string> out;
+    std::istringstream in(ii);
+    std::string line, file;
+    long number = 0;
+    const auto add = [&](const std::string& what) {
+        const std::string where = what + " (" + file + ", line " + std::to_string(number) + ")";
+        if (std::find(out.begin(), out.end(), where) == out.end()) out.push_back(where);
+    };
+    while (std::getline(in, line)) {
+        // A line marker: # N "file" [flags], or #line N "file".
+        std::size_t at = line.find_first_not_of(" \t");
+        if (at != std::string::npos && line[at] == '#') {
+            std::size_t p = line.find_first_not_of(" \t", at + 1);
+            if (p != std::string::npos && line.compare(p, 4, "line") == 0) p = line.find_first_not_of(" \t", p + 4);
+            if (p != std::string::npos && std::isdigit(static_cast<unsigned char>(line[p]))) {
+                const std::size_t q = line.find('"', p), r = q == std::string::npos ? q : line.find('"', q + 1);
+                if (r != std::string::npos) {
+                    number = std::strtol(line.c_str() + p, nullptr, 10);
+                    file = line.substr(q + 1, r - q - 1);
+                    continue;
+                }
+            }
+        }
+        const bool lab_source = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
+        if (lab_source) {
+            if (at != std::string::npos && line[at] == '#') {
+                // What the preprocessor left of a region's lines: a #pragma (from _Pragma) other than unroll.
+                std::size_t p = line.find_first_not_of(" \t", at + 1);
+                const bool pragma = p != std::string::npos && line.compare(p, 6, "pragma") == 0;
+                if (pragma) p = line.find_first_not_of(" \t", p + 6);
+                const bool unroll = pragma && p != std::string::npos &&
+                                    (line.compare(p, 6, "unroll") == 0 || line.compare(p, 8, "nounroll") == 0);
+                if (!unroll) add("a preprocessor line: " + line.substr(at, 60));
+            } else {
+                // Identifiers outside string and character literals: asm, however it was spelled in the source,
+                // and attributes that run, rename or move code (what __launch_bounds__, __device__ and the
+                // like expand to is not among them).
+                for (std::size_t i = 0; i < line.size();) {
+                    const char c = line[i];
+                    if (c == '"' || c == '\'') {
+                        std::size_t j = i + 1;
+                        while (j < line.size() && line[j] != c) j += line[j] == '\\' ? 2 : 1;
+                        i = j + 1;
+                    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+                        std::size_t j = i;
+                        while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
+                        const std::string id = line.substr(i, j - i);
+                        if (id == "asm" || id == "__asm" || id == "__asm__") add("inline assembly (" + id + ")");
+                        i = j;
+                        if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;
+                        // The attribute's parenthesized list: the names in it, at any depth.
+                        std::size_t k = line.find_first_not_of(" \t", j);
+                        if (k == std::string::npos || line[k] != '(') continue;
+                        int depth = 0;
+                        for (; k < line.size(); ++k) {
+                            if (line[k] == '(') ++depth;
+                            else if (line[k] == ')' && --depth == 0) break;
+                            else if (std::isalpha(static_cast<unsigned char>(line[k])) || line[k] == '_') {
+                                std::size_t e = k;
+                                while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
+                                std::string name = line.substr(k, e - k);  // __constructor__ is constructor
+                                if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0)
+                                    name = name.substr(2, name.size() - 4);
+                                for (const char* a : {"constructor", "destructor", "alias", "weakref", "ifunc", "section",
+                                                      "init_priority", "visibility", "weak", "cleanup"})
+                                    if (name == a) add("an attribute (" + name + ")");
+                                k = e - 1;
+                            }
+                        }
+                        i = k < line.size() ? k + 1 : line.size();
+                    } else {
+                        ++i;
+                    }
+                }
+            }
+        }
+        ++number;
+    }
     return out;
 }
 

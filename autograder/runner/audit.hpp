@@ -93,11 +93,21 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 std::vector<std::string> device_timer_readers(const std::string& ptx);
 
 /// @brief Where the PTX @p ptx uses an instruction a lab refuses: for each of @p mnemonics (an opcode's
-/// first part: "shfl", "mma", "wgmma"), the functions whose lines name it as an instruction (the mnemonic
-/// followed by a '.', not part of a longer name), demangled, as {mnemonic, function}, each pair once, in
-/// the order met. Like device_timer_readers, any line counts, a comment's included.
+/// first part: "shfl", "mma", "wgmma"), the functions that name it as an instruction (the mnemonic, then
+/// white space or none, then a '.', not the end of a longer name), demangled, as {mnemonic, function}, each
+/// pair once, in the order met. A function's text is read as written (a comment's included, like
+/// device_timer_readers) and as ptxas reads it (comments gone: "shfl/ * * /.sync" counts).
 std::vector<std::pair<std::string, std::string>> device_instruction_users(const std::string& ptx,
                                                                           const std::vector<std::string>& mnemonics);
+
+/// @brief What the preprocessed source @p ii (nvcc --keep's .ii of the lab's file) holds on the lines of
+/// the lab's own .cu files (the course's file and the student's regions, told by the line markers; not the
+/// headers) that a region may not hold, however the source spelled it: inline assembly (asm, __asm,
+/// __asm__, made for instance by a header's token-pasting macro, `__CONCAT(__as, m__)`), preprocessor
+/// lines other than `#pragma unroll` (a _Pragma made the same way), and attributes that run, rename or move
+/// code (constructor, destructor, alias, weakref, ifunc, section, init_priority, visibility, weak, cleanup).
+/// Each as "what (file, line N)", once.
+std::vector<std::string> region_code_in_preprocessed(const std::string& ii);
 
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);

@@ -7,8 +7,10 @@
 //
 // --ptx-dir: the folder nvcc --keep left the object's intermediate files in: its .ptx files (one a virtual
 // architecture) are read for the GPU's global timer (device_timer_readers) and for the instructions the
-// lab's rubric refuses ("refused_instructions": device_instruction_users), and the rest of what it left
-// (preprocessed sources, some MB a file) is removed.
+// lab's rubric refuses ("refused_instructions": device_instruction_users); its preprocessed sources (.ii)
+// for inline assembly and preprocessor lines on the lab's own lines however the source spelled them
+// (region_code_in_preprocessed: refused as refused_region), what they showed kept in
+// preprocessed-findings.txt; and the rest of what it left (some MB a file) is removed.
 //
 // Exit status: 0 allowed; 1 refused (the verdict and stderr say why); 2 bad usage or a tool failed.
 #include "audit.hpp"
@@ -130,6 +132,7 @@ int main(int argc, char** argv) {
     namespace fs = std::filesystem;
     std::vector<fs::path> ptx, other;
     std::vector<std::string> ptx_texts;
+    std::vector<std::string> region_lines;  // what the preprocessed source shows a region held (refused_region)
     if (!ptx_dir.empty()) {
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(ptx_dir, ec))
@@ -171,10 +174,49 @@ int main(int argc, char** argv) {
             if (finding.message.empty()) finding.message = line;
             finding.all.push_back(line);
         }
+        // The preprocessed sources (.ii), for what a region may not hold however it was spelled. They are
+        // large: what they showed is kept in a small file beside the PTX, read instead when the audit runs
+        // again over the same object.
+        const fs::path kept = fs::path(ptx_dir) / "preprocessed-findings.txt";
+        std::vector<std::string> in_regions;
+        bool read = false;
+        for (const auto& p : other) {
+            if (p.extension() != ".ii") continue;
+            std::ifstream in(p, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            for (const auto& f : grading::region_code_in_preprocessed(text))
+                if (std::find(in_regions.begin(), in_regions.end(), f) == in_regions.end()) in_regions.push_back(f);
+            read = true;
+        }
+        if (read) {
+            std::ofstream out(kept, std::ios::trunc);
+            for (const auto& f : in_regions) out << f << "\n";
+            if (!out) {
+                std::cerr << "audit_lab: cannot write " << kept.string() << "\n";
+                return 2;
+            }
+        } else if (fs::exists(kept)) {
+            std::ifstream in(kept);
+            for (std::string line; std::getline(in, line);)
+                if (!line.empty()) in_regions.push_back(line);
+        } else {
+            std::cerr << "audit_lab: no preprocessed source (.ii) in " << ptx_dir << " (nvcc --keep writes them there): build "
+                      << object << " again\n";
+            return 2;
+        }
         for (const auto& p : other) fs::remove(p, ec);
+        for (const auto& f : in_regions) region_lines.push_back(f);
     }
     grading::Verdict verdict{"audit"};
-    if (!finding.message.empty()) {
+    if (!region_lines.empty()) {
+        // Refused as the region rules refuse it: the preprocessor made it out of what a region held.
+        std::string all;
+        for (const auto& line : region_lines) all += (all.empty() ? "" : "; ") + line;
+        verdict.refuse("refused_region", "after preprocessing, the lab's code holds what a student region may not: " + all +
+                                             " (a macro of the headers can make it; write the code itself, with the CUDA "
+                                             "intrinsics instead of inline assembly)");
+        for (const auto& line : region_lines) std::cerr << "REFUSED: after preprocessing, the lab's code holds " << line << "\n";
+    } else if (!finding.message.empty()) {
         std::string all;
         for (const auto& line : finding.all) all += (all.empty() ? "" : "; ") + line;
         verdict.refuse("forbidden_symbol", "the lab's code " + all);

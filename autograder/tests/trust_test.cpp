@@ -263,6 +263,55 @@ TEST_CASE("the audit finds the device functions that use an instruction a lab re
                                    {"shfl"}).size() == 1);
 }
 
+TEST_CASE("the PTX scan reads what ptxas reads: no comment, space or header-like text hides an instruction") {
+    const auto uses = [](const std::string& body) {
+        return device_instruction_users(".visible .entry _ZN5lab041kEv()\n{\n" + body + "\n}\n", {"shfl"}).size();
+    };
+    CHECK(uses("\tshfl .sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;") == 1);    // a space before the modifiers
+    CHECK(uses("\tshfl/**/.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;") == 1);  // a comment between
+    CHECK(uses("\tshfl\n\t.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;") == 1);   // a line end between
+    CHECK(uses("\t// /*\n\tshfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;\n\t// */") == 1);
+    CHECK(uses("\tld.shared.f32 %f1, [%rd1];") == 0);
+    // A statement whose comment says ".func" or ".entry" is not a function's header: it is read.
+    const std::string hidden = ".visible .entry _ZN5lab041kEv()\n{\n\tshfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1; // .func \n"
+                               "\tmov.u64 %rd1, %globaltimer; // .entry \n}\n";
+    const auto shuffles = device_instruction_users(hidden, {"shfl"});
+    REQUIRE(shuffles.size() == 1);
+    CHECK(shuffles[0].second == "lab04::k()");
+    const auto timers = device_timer_readers(hidden);
+    REQUIRE(timers.size() == 1);
+    CHECK(timers[0] == "lab04::k()");
+}
+
+TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab's own lines, however spelled") {
+    const std::string ii = "# 1 \"/course/labs/04-padded-transpose/transpose.cu\"\n"
+                           "# 1 \"/usr/include/x86_64-linux-gnu/sys/cdefs.h\" 1 3 4\n"
+                           "extern int f() noexcept (true) __asm (\"f\");\n"  // a header's: not the lab's
+                           "# 12 \"/course/labs/04-padded-transpose/transpose.cu\" 2\n"
+                           "#pragma unroll\n"
+                           "    const char* s = \"asm\"; char c = 'a';\n"  // literals: not code
+                           "# 40 \"/home/student/transpose.cu\"\n"
+                           "    float got;\n"
+                           "    __asm__ volatile(\"shfl .sync.bfly.b32 %0, %1, %2, 31, -1;\" : \"=f\"(got) : \"f\"(x), \"r\"(b));\n"
+                           "#pragma GCC optimize(\"O0\")\n"
+                           "#pragma nounroll\n";
+    const auto found = region_code_in_preprocessed(ii);
+    REQUIRE(found.size() == 2);
+    CHECK(found[0] == "inline assembly (__asm__) (/home/student/transpose.cu, line 41)");
+    CHECK(found[1].find("a preprocessor line: #pragma GCC optimize") == 0);
+    CHECK(found[1].find("(/home/student/transpose.cu, line 42)") != std::string::npos);
+    // #line markers too, and asm spelled plainly.
+    CHECK(region_code_in_preprocessed("#line 7 \"/home/s/sum_reduction.cu\"\n  asm volatile(\"exit;\");\n").size() == 1);
+    CHECK(region_code_in_preprocessed("# 1 \"/course/common/device.cuh\"\n  asm volatile(\"exit;\");\n").empty());
+    // Attributes: what __global__, __shared__ and the like expand to is fine; one that runs code before
+    // main is not, however it was spelled.
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) void k(float* section) {\n"
+                                      "  static __attribute__((shared)) float tile[32][33];\n").empty());
+    const auto ctor = region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((__constructor__)) void early() {}\n");
+    REQUIRE(ctor.size() == 1);
+    CHECK(ctor[0] == "an attribute (constructor) (/home/s/t.cu, line 3)");
+}
+
 TEST_CASE("a host function that only calls exit is a __device__ function's stand-in only where nothing refers to it") {
     HostFunction stub{"_ZN5lab0116atomic_max_floatEPff", {"sub", "movl", "mov", "call"}, {"exit"}};
     HostFunction quit{"_ZN5lab014quitEv", {"sub", "movl", "mov", "call"}, {"exit"}};
