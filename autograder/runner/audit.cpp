@@ -7,6 +7,7 @@
 #include <map>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <regex>
 #include <set>
@@ -400,16 +401,45 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                 // Identifiers outside string and character literals: asm, however it was spelled in the source,
                 // and attributes that run, rename or move code (what __launch_bounds__, __device__ and the
                 // like expand to is not among them).
+                // A literal as the compiler reads it: a raw string R"d(...)d" to its own end, a string or
+                // character literal to its closing quote, and a number whole (a digit separator, 1'000, opens
+                // no character literal).
+                const auto skip_literal = [&](std::size_t q, bool raw) {
+                    if (raw) {
+                        const std::size_t open = line.find('(', q + 1);
+                        if (open == std::string::npos) return line.size();
+                        const std::string close = ")" + line.substr(q + 1, open - q - 1) + "\"";
+                        const std::size_t end = line.find(close, open + 1);
+                        return end == std::string::npos ? line.size() : end + close.size();
+                    }
+                    std::size_t j = q + 1;
+                    while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
+                    return std::min(j + 1, line.size());
+                };
                 for (std::size_t i = 0; i < line.size();) {
                     const char c = line[i];
                     if (c == '"' || c == '\'') {
+                        i = skip_literal(i, false);
+                    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                               (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
                         std::size_t j = i + 1;
-                        while (j < line.size() && line[j] != c) j += line[j] == '\\' ? 2 : 1;
-                        i = j + 1;
+                        while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' ||
+                                                   line[j] == '.' || line[j] == '\'' ||
+                                                   ((line[j] == '+' || line[j] == '-') &&
+                                                    std::strchr("eEpP", line[j - 1]) != nullptr)))
+                            ++j;
+                        i = j;
                     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
                         std::size_t j = i;
                         while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
                         const std::string id = line.substr(i, j - i);
+                        if (j < line.size() && (line[j] == '"' || line[j] == '\'')) {  // a prefixed literal
+                            const bool raw = line[j] == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R");
+                            if (raw || id == "L" || id == "u" || id == "U" || id == "u8") {
+                                i = skip_literal(j, raw);
+                                continue;
+                            }
+                        }
                         if (id == "asm" || id == "__asm" || id == "__asm__") add("inline assembly (" + id + ")");
                         i = j;
                         if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;

@@ -303,6 +303,11 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     // #line markers too, and asm spelled plainly.
     CHECK(region_code_in_preprocessed("#line 7 \"/home/s/sum_reduction.cu\"\n  asm volatile(\"exit;\");\n").size() == 1);
     CHECK(region_code_in_preprocessed("# 1 \"/course/common/device.cuh\"\n  asm volatile(\"exit;\");\n").empty());
+    // Literals end where the compiler ends them: a digit separator opens no character literal, and a raw
+    // string holds quotes; neither hides what follows.
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  int n = 1'000; __asm__ volatile(\"exit;\"); int m = 2'0;\n").size() == 1);
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto s = R\"(\")\"; __asm__ volatile(\"exit;\");\n").size() == 1);
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto s = R\"x(asm)\")x\"; auto t = u8\"__asm__\"; float f = 1.5e+3f;\n").empty());
     // Attributes: what __global__, __shared__ and the like expand to is fine; one that runs code before
     // main is not, however it was spelled.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) void k(float* section) {\n"
