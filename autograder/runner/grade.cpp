@@ -322,23 +322,13 @@ int main(int argc, char** argv) {
     const fs::file_time_type started = fs::file_time_type::clock::now();  // reports use artifacts from here on
     build_jobs(o, jobs, out_dir, o.jobs, &std::cout);
     std::vector<LabResult> results;
-    // The GPU lock (locks.hpp): the labs' checks, which time and sample the GPU, and Nsight Compute, which
-    // reads its counters, have the GPU to themselves; the memory and race check shares it with other
-    // gradings' memory checks.
-    {
-        const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
-        if (const auto code = run_checks(o, jobs, out_dir, info, results, std::cout)) return *code;
-    }
+    // Each step takes the GPU lock as it needs it (locks.hpp): the checks and Nsight Compute alone, the
+    // memory and race check shared with other gradings' memory checks.
+    if (const auto code = run_checks(o, jobs, out_dir, info, results, std::cout)) return *code;
     std::vector<SanitizerTask> tasks;
     queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);
-    if (!tasks.empty()) {
-        const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Shared);
-        info.grade_seconds += run_sanitizer(o, tasks, std::cout);
-    }
-    {
-        const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
-        info.grade_seconds += run_profiles(o, jobs, results, out_dir, info.seed, std::cout);
-    }
+    info.grade_seconds += run_sanitizer(o, tasks, std::cout);
+    info.grade_seconds += run_profiles(o, jobs, results, out_dir, info.seed, std::cout);
 
     std::cout << "\n" << summary_table(results, info);
     {

@@ -1,5 +1,6 @@
 // Running built labs' checks (see lab_checks.hpp).
 #include "lab_checks.hpp"
+#include "locks.hpp"
 
 #include "process.hpp"
 #include "secret.hpp"
@@ -28,6 +29,7 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed) {
 
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
                               std::vector<LabResult>& results, std::ostream& out) {
+    const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;

@@ -181,27 +181,18 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
         std::vector<std::ostringstream> logs(batch.size());
         std::vector<double> gpu_s(batch.size(), 0.0);
         if (ro.gpu) {
-            // The GPU lock as grade takes it (locks.hpp): the checks and Nsight Compute measured, the memory
-            // and race check shared.
+            // Each step takes the GPU lock as it needs it (locks.hpp), as in grade.
             std::vector<SanitizerTask> tasks;
-            {
-                const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
-                for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    const fs::path dir = ro.out / "students" / batch[i].student;
-                    if (const auto code = run_checks(o, batch[i].jobs, dir, infos[i], results[i], logs[i])) special = *code;
-                    else queue_sanitizer(o, batch[i].jobs, results[i], dir, infos[i].seed, tasks);
-                    gpu_s[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                }
+            for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const fs::path dir = ro.out / "students" / batch[i].student;
+                if (const auto code = run_checks(o, batch[i].jobs, dir, infos[i], results[i], logs[i])) special = *code;
+                else queue_sanitizer(o, batch[i].jobs, results[i], dir, infos[i].seed, tasks);
+                gpu_s[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             }
             if (special != 0) break;
             std::ostringstream san_log;
-            double san_s = 0;
-            if (!tasks.empty()) {
-                const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Shared);
-                san_s = run_sanitizer(o, tasks, san_log);
-            }
-            const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
+            const double san_s = run_sanitizer(o, tasks, san_log);
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 // The batch's sanitizer time, shared out evenly.
                 gpu_s[i] += san_s / static_cast<double>(batch.size());

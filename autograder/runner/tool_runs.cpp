@@ -70,6 +70,7 @@ void queue_sanitizer(const GradingOptions& o, const std::vector<LabJob>& jobs, s
 
 double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks, std::ostream& out) {
     if (tasks.empty()) return 0;
+    const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Shared);
     std::vector<std::pair<SanitizerTask*, SanitizerRun*>> work;
     for (auto& t : tasks)
         for (auto& r : t.runs) work.push_back({&t, &r});
@@ -117,6 +118,7 @@ double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks,
 double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const fs::path& log_dir, std::uint64_t seed, std::ostream& out) {
     if (o.sanitizer_mode == "only") return 0;  // only the memory and race check was asked for
+    const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
     double total = 0;
     for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
         const LabJob& j = jobs[i];

@@ -33,13 +33,13 @@ void queue_sanitizer(const GradingOptions& o, const std::vector<LabJob>& jobs, s
                      const std::filesystem::path& log_dir, std::uint64_t seed,
                      std::vector<SanitizerTask>& tasks);
 
-/// Runs every tool of every task, at most one process per CPU core; the caller holds the GPU lock.
-/// Returns the wall time.
+/// Runs every tool of every task, at most one process per CPU core, sharing the GPU with other gradings'
+/// memory checks (take_gpu, GpuUse::Shared). Returns the wall time.
 double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks, std::ostream& out);
 
 /// The Nsight Compute items of each lab that has them (the shared-memory-use check, the bank-conflict
 /// check): its profile workload under Nsight Compute, once, one lab at a time (the profiler replays kernels
-/// and owns the counters); the caller holds the GPU lock. A lab's items earn their points only alongside
+/// and owns the counters), with the GPU to itself (take_gpu, GpuUse::Measured). A lab's items earn their points only alongside
 /// working code, judged by the lab's own checks. Returns the wall time.
 double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const std::filesystem::path& log_dir, std::uint64_t seed, std::ostream& out);
