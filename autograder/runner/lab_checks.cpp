@@ -29,7 +29,9 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed) {
 
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
                               std::vector<LabResult>& results, std::ostream& out) {
-    const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Measured);
+    // The checks time the GPU and sample its counters: nothing else runs on it meanwhile. With --sanitizer
+    // only, no check runs, and the GPU is not taken here.
+    const FileLock gpu = o.sanitizer_mode == "only" ? FileLock() : take_gpu(o.gpu_lock, GpuUse::Measured);
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
