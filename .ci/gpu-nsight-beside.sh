@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Do Nsight Compute's counts move when other gradings' memory checks run beside them? (locks.hpp: Nsight
-# Compute takes the GPU lock shared, as the memory and race check does.) On one GPU, with one seed:
+# Could Nsight Compute share the GPU with other gradings' memory checks? (locks.hpp: it is measured work,
+# with the GPU to itself; COURSE_GRADER_NSIGHT_SHARED=1, set here, makes it take the lock shared.) Do its
+# counts move, and how much longer does it take, with memory checks beside it? On one GPU, with one seed:
 #   1. the solutions' checks and Nsight Compute items, alone;
 #   2. the same again while memory checks of all six labs run over and over beside them;
 #   3. with the same load, the known-wrong variants that only Nsight Compute catches (ctest -L ncu), each of
@@ -10,6 +11,8 @@
 # every second with nvidia-smi). Figures are compared within this one call only.
 #
 #   bash .ci/gpu-nsight-beside.sh          (after a build in $BUILD; logs under $OUT/nsight-beside when set)
+#   LABS="01 04" LOAD_LABS="03 05" ...     (the labs measured, and those whose memory checks are the load:
+#                                           a short load lets the measured grading in sooner)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
@@ -18,14 +21,17 @@ SEED=${SEED:-20261127}
 L=${OUT:-/tmp}/nsight-beside
 rm -rf "$L" && mkdir -p "$L"
 [[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
+labs() { for l in $1; do printf -- '--lab %s ' "$l"; done; }
+MEASURED=$(labs "${LABS:-01 02 03 04 05 06}") LOAD=$(labs "${LOAD_LABS:-01 02 03 04 05 06}")
+export COURSE_GRADER_NSIGHT_SHARED=1
 grade() { "$BUILD/grade" --tree solution --no-build --seed "$SEED" "$@"; }
 
 t0=$SECONDS
-grade --sanitizer off --results "$L/alone.json" > "$L/alone.log" 2>&1
+grade $MEASURED --sanitizer off --results "$L/alone.json" > "$L/alone.log" 2>&1
 echo "== alone: rc $?, $((SECONDS - t0)) s"
 
 # The load: the solutions' memory checks, one grading after another, until told to stop.
-( while [[ ! -e $L/stop ]]; do grade --sanitizer only --results "$L/load.json" >> "$L/load.log" 2>&1; done ) &
+( while [[ ! -e $L/stop ]]; do grade $LOAD --sanitizer only --results "$L/load.json" >> "$L/load.log" 2>&1; done ) &
 load=$!
 # Who is on the GPU, every second: a program under ncu and one under compute-sanitizer at once?
 ( while [[ ! -e $L/stop ]]; do
@@ -35,7 +41,7 @@ load=$!
 sampler=$!
 sleep 15
 t0=$SECONDS
-grade --sanitizer off --results "$L/beside.json" > "$L/beside.log" 2>&1
+grade $MEASURED --sanitizer off --results "$L/beside.json" > "$L/beside.log" 2>&1
 echo "== beside memory checks: rc $?, $((SECONDS - t0)) s"
 left=$((LIMIT - SECONDS))
 if ((left > 60)); then

@@ -322,13 +322,13 @@ int main(int argc, char** argv) {
     const fs::file_time_type started = fs::file_time_type::clock::now();  // reports use artifacts from here on
     build_jobs(o, jobs, out_dir, o.jobs, &std::cout);
     std::vector<LabResult> results;
-    // Each step takes the GPU lock as it needs it (locks.hpp): the checks alone, then the memory and race
-    // check and Nsight Compute side by side, sharing the GPU with other gradings' such work.
+    // Each step takes the GPU lock as it needs it (locks.hpp): the checks and Nsight Compute alone, the
+    // memory and race check shared with other gradings' memory checks.
     if (const auto code = run_checks(o, jobs, out_dir, info, results, std::cout)) return *code;
     std::vector<SanitizerTask> tasks;
     queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);
-    std::vector<ProfileTask> profiles = {{&jobs, &results, out_dir, info.seed, &std::cout}};
-    info.grade_seconds += run_tools(o, tasks, profiles, std::cout);
+    info.grade_seconds += run_sanitizer(o, tasks, std::cout);
+    info.grade_seconds += run_profiles(o, jobs, results, out_dir, info.seed, std::cout);
 
     std::cout << "\n" << summary_table(results, info);
     {

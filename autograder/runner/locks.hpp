@@ -45,11 +45,11 @@ inline std::string gpu_lock_for_bus_id(const std::string& bus_id) {
     return name;
 }
 
-/// What a grading does on a GPU, for the GPU lock: measured work (a lab's checks, which time the GPU and
-/// sample its counters while the timed calls run) has the GPU to itself; work whose result does not depend
-/// on what else runs (the memory and race check, and Nsight Compute, which replays each kernel on its own and
-/// counts the kernel's own instructions; .ci/gpu-nsight-beside.sh compares its counts with and without
-/// other work beside it) runs beside other such work, never beside measured work.
+/// What a grading does on a GPU, for the GPU lock: measured work (a lab's checks, which time and sample
+/// the GPU's counters, and Nsight Compute, which reads them) runs with the GPU to itself; work whose result
+/// only has to be right (the memory and race check) runs beside other such work, never beside measured work.
+/// Nsight Compute beside memory checks counted the same (.ci/gpu-nsight-beside.sh) but ran 3 to 5 times
+/// longer, near its time limit, so it stays measured work.
 enum class GpuUse { Measured, Shared };
 
 /// The gate beside GPU lock @p lock (<lock>.gate): a grading about to measure holds it while it waits for

@@ -191,18 +191,17 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
                 gpu_s[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             }
             if (special != 0) break;
-            // The batch's memory checks and its Nsight Compute runs side by side (run_tools).
-            std::vector<ProfileTask> profiles;
-            std::vector<std::ostringstream> prof_logs(batch.size());
-            for (std::size_t i = 0; i < batch.size(); ++i)
-                profiles.push_back({&batch[i].jobs, &results[i], ro.out / "students" / batch[i].student, infos[i].seed, &prof_logs[i]});
             std::ostringstream san_log;
-            const double tools_s = run_tools(o, tasks, profiles, san_log);
+            const double san_s = run_sanitizer(o, tasks, san_log);
             for (std::size_t i = 0; i < batch.size(); ++i) {
-                // The batch's time under the tools, shared out evenly.
-                gpu_s[i] += tools_s / static_cast<double>(batch.size());
-                infos[i].grade_seconds += tools_s / static_cast<double>(batch.size());
-                logs[i] << san_log.str() << prof_logs[i].str();
+                // The batch's sanitizer time, shared out evenly.
+                gpu_s[i] += san_s / static_cast<double>(batch.size());
+                infos[i].grade_seconds += san_s / static_cast<double>(batch.size());
+                logs[i] << san_log.str();
+                const double prof_s =
+                    run_profiles(o, batch[i].jobs, results[i], ro.out / "students" / batch[i].student, infos[i].seed, logs[i]);
+                gpu_s[i] += prof_s;
+                infos[i].grade_seconds += prof_s;
             }
         } else {
             for (std::size_t i = 0; i < batch.size(); ++i) results[i] = build_only_results(batch[i].jobs);

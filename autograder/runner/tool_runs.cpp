@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
-#include <sstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -119,9 +119,11 @@ double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks,
 double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const fs::path& log_dir, std::uint64_t seed, std::ostream& out) {
     if (o.sanitizer_mode == "only") return 0;  // only the memory and race check was asked for
-    // Beside other gradings' memory checks, never beside measured work; one Nsight Compute run at a time
-    // (kNsightComputeLock, taken for each run below).
-    const FileLock gpu = take_gpu(o.gpu_lock, GpuUse::Shared);
+    // Measured work (locks.hpp). COURSE_GRADER_NSIGHT_SHARED=1 lets it share the GPU with other gradings'
+    // memory checks instead, only for .ci/gpu-nsight-beside.sh, which measures what that costs.
+    const char* shared = std::getenv("COURSE_GRADER_NSIGHT_SHARED");
+    const FileLock gpu =
+        take_gpu(o.gpu_lock, shared && std::string(shared) == "1" ? GpuUse::Shared : GpuUse::Measured);
     double total = 0;
     for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
         const LabJob& j = jobs[i];
@@ -212,39 +214,6 @@ double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, st
         }
     }
     return total;
-}
-
-double run_tools(const GradingOptions& o, std::vector<SanitizerTask>& tasks, std::vector<ProfileTask>& profiles,
-                 std::ostream& out) {
-    const auto start = std::chrono::steady_clock::now();
-    // The profiles are judged on copies of the results, as they stand now: the memory check's thread adds
-    // its items to the results themselves meanwhile. What each copy gained joins the results afterwards.
-    std::vector<std::vector<LabResult>> copies;
-    for (const ProfileTask& p : profiles) copies.push_back(*p.results);
-    const std::vector<std::vector<LabResult>> before = copies;
-    std::vector<std::ostringstream> said(profiles.size());
-    const bool any = !tasks.empty() || (o.profile_mode != "off" && o.sanitizer_mode != "only" && o.ncu);
-    if (any) out << "memory and race check and Nsight Compute checks, side by side... " << std::flush;
-    std::thread profiler([&] {
-        for (std::size_t k = 0; k < profiles.size(); ++k)
-            profiles[k].seconds = run_profiles(o, *profiles[k].jobs, copies[k], profiles[k].log_dir, profiles[k].seed, said[k]);
-    });
-    std::ostringstream sanitizer_said;
-    run_sanitizer(o, tasks, sanitizer_said);
-    profiler.join();
-    if (any) out << num(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1) << " s\n";
-    out << sanitizer_said.str();
-    for (std::size_t k = 0; k < profiles.size(); ++k) {
-        std::vector<LabResult>& results = *profiles[k].results;
-        for (std::size_t i = 0; i < results.size() && i < copies[k].size(); ++i) {
-            const std::size_t had = before[k][i].checks.size();
-            for (std::size_t c = had; c < copies[k][i].checks.size(); ++c) results[i].checks.push_back(std::move(copies[k][i].checks[c]));
-            results[i].run_seconds += copies[k][i].run_seconds - before[k][i].run_seconds;
-        }
-        *profiles[k].out << said[k].str() << std::flush;
-    }
-    out << std::flush;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace grading

@@ -39,28 +39,9 @@ double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks,
 
 /// The Nsight Compute items of each lab that has them (the shared-memory-use check, the bank-conflict
 /// check): its profile workload under Nsight Compute, once, one lab at a time (the profiler replays kernels
-/// and owns the counters; kNsightComputeLock keeps a second one off every GPU of the machine), sharing the GPU
-/// with other gradings' memory checks, never beside measured work (take_gpu, GpuUse::Shared). A lab's items
-/// earn their points only alongside working code, judged by the lab's own checks. Returns the wall time.
+/// and owns the counters), with the GPU to itself (take_gpu, GpuUse::Measured). A lab's items earn their points only alongside
+/// working code, judged by the lab's own checks. Returns the wall time.
 double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const std::filesystem::path& log_dir, std::uint64_t seed, std::ostream& out);
-
-/// One grading's Nsight Compute items, for run_tools: run_profiles' arguments, and where its lines go.
-struct ProfileTask {
-    const std::vector<LabJob>* jobs = nullptr;
-    std::vector<LabResult>* results = nullptr;
-    std::filesystem::path log_dir;
-    std::uint64_t seed = 0;
-    std::ostream* out = nullptr;
-    double seconds = 0;  // run_profiles' wall time, once run_tools returns
-};
-
-/// The memory and race check of @p tasks and the Nsight Compute items of @p profiles (one grading after
-/// another), side by side: both share the GPU (locks.hpp), so a grading waits for the longer of the two, not
-/// for both. Each grading's Nsight Compute items join its results after its memory check's item, as when the
-/// two run one after the other; what each prints goes out once both have ended, the memory check's to
-/// @p out. Returns the wall time.
-double run_tools(const GradingOptions& o, std::vector<SanitizerTask>& tasks, std::vector<ProfileTask>& profiles,
-                 std::ostream& out);
 
 }  // namespace grading
