@@ -66,7 +66,9 @@ def variant_base(solution, variant_path, grader_dir):
 def lab_classes(cmake_text, lab_id=''):
     """(wrong name -> class, correct names) from a lab's course_add_lab call."""
     wrong, correct = {}, []
-    for m in re.finditer(r'(\w+):(\w+)', cmake_text):
+    for m in re.finditer(r'(?<![\w:])(\w+):(\w+)((?::\w+)*)', cmake_text):
+        if 'hole' in m.group(3).split(':'):
+            continue  # a known hole ends as no class yet: not drawn
         wrong[m.group(1)] = ROSTER_CLASS.get((lab_id, m.group(1)), m.group(2))
     c = re.search(r'CORRECT((?:\s+\w+)+?)\s+WRONG', cmake_text)
     if c:
