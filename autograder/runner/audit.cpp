@@ -189,8 +189,7 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
     std::set<std::string> seen;
     auto add = [&](const std::string& line) {
         if (!seen.insert(line).second) return;
-        if (f.message.empty()) f.message = line;
-        f.all.push_back(line);
+        f.add(line);
     };
     // exit() is imported by nvcc's host stand-ins of __device__ functions (never called: the function runs
     // on the GPU); any other host code that refers to it is the lab's own call.

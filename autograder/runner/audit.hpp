@@ -48,6 +48,11 @@ std::string refusal_reason(const std::string& demangled);
 struct AuditFinding {
     std::string message;             ///< the first problem ("" when none)
     std::vector<std::string> all;    ///< every problem, one line each
+    /// Adds problem @p line (the first one also becomes the message).
+    void add(const std::string& line) {
+        if (message.empty()) message = line;
+        all.push_back(line);
+    }
 };
 
 /// @brief One function of the object's host code, as the disassembler shows it.

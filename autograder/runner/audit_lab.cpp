@@ -150,47 +150,42 @@ int main(int argc, char** argv) {
     }
     if (!ptx_dir.empty()) {
         std::error_code ec;
+        // What the files show, each finding once, in the order met.
+        const auto add_once = [](auto& list, const auto& item) {
+            if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+        };
         std::vector<std::string> readers;
         for (const auto& text : ptx_texts)
-            for (const auto& r : grading::device_timer_readers(text))
-                if (std::find(readers.begin(), readers.end(), r) == readers.end()) readers.push_back(r);
-        for (const auto& r : readers) {
-            const std::string line = "reads the GPU's global timer (%globaltimer) in device code (" + r +
-                                     "): the grader times the lab (clock() and clock64() are fine)";
-            if (finding.message.empty()) finding.message = line;
-            finding.all.push_back(line);
-        }
+            for (const auto& r : grading::device_timer_readers(text)) add_once(readers, r);
+        for (const auto& r : readers)
+            finding.add("reads the GPU's global timer (%globaltimer) in device code (" + r +
+                        "): the grader times the lab (clock() and clock64() are fine)");
         std::vector<std::string> mnemonics;
         for (const auto& r : refused_instructions) mnemonics.push_back(r.first);
         std::vector<std::pair<std::string, std::string>> uses;
         for (const auto& text : ptx_texts)
-            for (const auto& u : grading::device_instruction_users(text, mnemonics))
-                if (std::find(uses.begin(), uses.end(), u) == uses.end()) uses.push_back(u);
+            for (const auto& u : grading::device_instruction_users(text, mnemonics)) add_once(uses, u);
         for (const auto& [mnemonic, function] : uses) {
             std::string why;
             for (const auto& r : refused_instructions)
                 if (r.first == mnemonic) why = r.second;
-            const std::string line = "uses the instruction " + mnemonic + " in device code (" + function + "): " + why;
-            if (finding.message.empty()) finding.message = line;
-            finding.all.push_back(line);
+            finding.add("uses the instruction " + mnemonic + " in device code (" + function + "): " + why);
         }
         // The preprocessed sources (.ii), for what a region may not hold however it was spelled. They are
         // large: what they showed is kept in a small file beside the PTX, read instead when the audit runs
         // again over the same object.
         const fs::path kept = fs::path(ptx_dir) / "preprocessed-findings.txt";
-        std::vector<std::string> in_regions;
         bool read = false;
         for (const auto& p : other) {
             if (p.extension() != ".ii") continue;
             std::ifstream in(p, std::ios::binary);
             const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            for (const auto& f : grading::region_code_in_preprocessed(text))
-                if (std::find(in_regions.begin(), in_regions.end(), f) == in_regions.end()) in_regions.push_back(f);
+            for (const auto& f : grading::region_code_in_preprocessed(text)) add_once(region_lines, f);
             read = true;
         }
         if (read) {
             std::ofstream out(kept, std::ios::trunc);
-            for (const auto& f : in_regions) out << f << "\n";
+            for (const auto& f : region_lines) out << f << "\n";
             if (!out) {
                 std::cerr << "audit_lab: cannot write " << kept.string() << "\n";
                 return 2;
@@ -198,14 +193,13 @@ int main(int argc, char** argv) {
         } else if (fs::exists(kept)) {
             std::ifstream in(kept);
             for (std::string line; std::getline(in, line);)
-                if (!line.empty()) in_regions.push_back(line);
+                if (!line.empty()) region_lines.push_back(line);
         } else {
             std::cerr << "audit_lab: no preprocessed source (.ii) in " << ptx_dir << " (nvcc --keep writes them there): build "
                       << object << " again\n";
             return 2;
         }
         for (const auto& p : other) fs::remove(p, ec);
-        for (const auto& f : in_regions) region_lines.push_back(f);
     }
     grading::Verdict verdict{"audit"};
     if (!region_lines.empty()) {
