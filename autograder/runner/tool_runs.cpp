@@ -119,11 +119,12 @@ double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks,
 double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, std::vector<LabResult>& results,
                     const fs::path& log_dir, std::uint64_t seed, std::ostream& out) {
     if (o.sanitizer_mode == "only") return 0;  // only the memory and race check was asked for
-    // Measured work (locks.hpp). COURSE_GRADER_NSIGHT_SHARED=1 lets it share the GPU with other gradings'
-    // memory checks instead, only for .ci/gpu-nsight-beside.sh, which measures what that costs.
+    // Measured work (locks.hpp), the GPU taken before the first run and only if one runs.
+    // COURSE_GRADER_NSIGHT_SHARED=1 lets it share the GPU with other gradings' memory checks instead, only
+    // for .ci/gpu-nsight-beside.sh, which measures what that costs.
     const char* shared = std::getenv("COURSE_GRADER_NSIGHT_SHARED");
-    const FileLock gpu =
-        take_gpu(o.gpu_lock, shared && std::string(shared) == "1" ? GpuUse::Shared : GpuUse::Measured);
+    const GpuUse use = shared && std::string(shared) == "1" ? GpuUse::Shared : GpuUse::Measured;
+    FileLock gpu;
     double total = 0;
     for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
         const LabJob& j = jobs[i];
@@ -162,6 +163,7 @@ double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, st
             continue;
         }
         out << "Lab " << j.lab->id << ": shared-memory checks (Nsight Compute)... " << std::flush;
+        if (!gpu.held()) gpu = take_gpu(o.gpu_lock, use);
         ProfileRun run;
         std::vector<CheckResult> judged;
         double measuring = 0;  // seconds of every run, a repeated one's included
