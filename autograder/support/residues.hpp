@@ -44,6 +44,26 @@ inline std::vector<std::size_t> residue_sizes(const std::vector<std::size_t>& wi
     return sizes;
 }
 
+/// @brief Sizes at the edges of whole chunks: m * 2^j - 3, - 2, - 1 and + 1 for every j from @p lo_log2 to
+/// @p hi_log2 and m = @p multiple.
+///
+/// A kernel that splits its input into chunks of a power of two (a block's share, a pass of a grid-stride
+/// loop, a persistent block's step) counts its whole chunks from n; a count rounded the wrong way reads 1
+/// to 3 elements past the end, or drops the last one, only when n is that close to a multiple of its
+/// chunk. The residue sizes reach every remainder of widths up to 64, not of chunks of thousands, and sizes
+/// drawn at random meet those remainders rarely; these meet them for every power-of-two chunk in the range,
+/// whichever the kernel chose, with @p multiple whole chunks so that several blocks share the input.
+inline std::vector<std::size_t> chunk_edge_sizes(unsigned lo_log2, unsigned hi_log2, std::size_t multiple) {
+    if (lo_log2 < 2 || hi_log2 < lo_log2 || hi_log2 > 40 || multiple == 0)
+        throw std::invalid_argument("chunk_edge_sizes: chunks of 2^2 to 2^40, at least one");
+    std::vector<std::size_t> sizes;
+    for (unsigned j = lo_log2; j <= hi_log2; ++j) {
+        const std::size_t whole = multiple << j;
+        for (const std::size_t n : {whole - 3, whole - 2, whole - 1, whole + 1}) sizes.push_back(n);
+    }
+    return sizes;
+}
+
 /// @brief @p edge with @p extra merged in, sorted and without repeats, except that @p edge's last size stays
 /// last: checks often run their last size twice, and size it their buffers by it.
 inline std::vector<std::size_t> with_residues(std::vector<std::size_t> edge, const std::vector<std::size_t>& extra) {

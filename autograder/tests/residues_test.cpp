@@ -53,6 +53,26 @@ TEST_CASE("residue_sizes: every residue of every width, one size each, none 0, b
     }
 }
 
+TEST_CASE("chunk_edge_sizes: 1 to 3 short of, and 1 past, whole chunks of every power of two in the range") {
+    const auto sizes = grading::chunk_edge_sizes(7, 16, 3);
+    CHECK(sizes.size() == 10 * 4);
+    for (unsigned j = 7; j <= 16; ++j) {
+        const std::size_t chunk = std::size_t(1) << j;
+        // A chunk count rounded up is wrong (reads past n) exactly when n % chunk is chunk - 3 .. chunk - 1
+        // with float4 counts, or n % chunk == 1 for a count rounded down: each is met, past two chunks.
+        for (const std::size_t r : {chunk - 3, chunk - 2, chunk - 1, std::size_t(1)}) {
+            const bool met = std::any_of(sizes.begin(), sizes.end(),
+                                         [&](std::size_t n) { return n % chunk == r && n / chunk >= 2; });
+            CHECK_MESSAGE(met, "chunk 2^" << j << ", remainder " << r);
+        }
+    }
+    // Lab 01's attack9_chunk_count_rounded_up: chunks of 8192, wrong when n % 8192 is 8189 to 8191.
+    CHECK(std::count_if(sizes.begin(), sizes.end(), [](std::size_t n) { return n % 8192 >= 8189; }) >= 3);
+    CHECK_THROWS_AS(grading::chunk_edge_sizes(1, 4, 1), std::invalid_argument);
+    CHECK_THROWS_AS(grading::chunk_edge_sizes(5, 4, 1), std::invalid_argument);
+    CHECK_THROWS_AS(grading::chunk_edge_sizes(5, 6, 0), std::invalid_argument);
+}
+
 TEST_CASE("with_residues keeps the edge sizes and their last one last") {
     const std::vector<std::size_t> edge = {1, 31, 32, 33, 1000, 1u << 20};
     const auto merged = grading::with_residues(edge, grading::residue_sizes({2, 4, 8}, {0, 1}));

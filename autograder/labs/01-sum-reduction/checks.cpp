@@ -49,9 +49,17 @@ const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000,
 // tail a vector loop can leave is tried: n = 64 * base + r for every r, the bases taking turns (one block,
 // a few blocks, past one pass of a 4 x float4 unrolled loop).
 const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
-// The exact check's sizes: the edge sizes and the residue sizes, the largest edge size last.
-const std::vector<std::size_t> kExactSizes =
-    grading::with_residues(kEdgeSizes, grading::residue_sizes(kResidueWidths, {0, 3, 17, 70}));
+// And the sizes at the edges of whole chunks of 2^7 to 2^16 elements (three chunks, less 3, 2 or 1, or
+// one more): a count of whole chunks (a block's share, a persistent block's step) rounded the wrong way
+// reads past n or drops the last elements only that close to a multiple of the chunk.
+std::vector<std::size_t> exact_extra_sizes() {
+    std::vector<std::size_t> sizes = grading::residue_sizes(kResidueWidths, {0, 3, 17, 70});
+    const std::vector<std::size_t> chunks = grading::chunk_edge_sizes(7, 16, 3);
+    sizes.insert(sizes.end(), chunks.begin(), chunks.end());
+    return sizes;
+}
+// The exact check's sizes: the edge sizes, the residue sizes and the chunk edges, the largest edge size last.
+const std::vector<std::size_t> kExactSizes = grading::with_residues(kEdgeSizes, exact_extra_sizes());
 
 std::string n_str(std::size_t n) { return "n = " + std::to_string(n); }
 
@@ -272,9 +280,15 @@ TEST_CASE("speed: close to cub::DeviceReduce::Sum") {
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 // Its sizes: a few edge sizes and one size for each residue mod 64 (kResidueWidths), all small: under
 // 28,000 elements in all.
+// Under racecheck, also at kLoopingN: blocks that each take chunks of the input (8192 elements, 8 blocks an
+// SM) loop over several there, so a barrier missing between one chunk's use of shared memory and the next
+// chunk's shows, where at the sizes above every block sees one chunk.
+constexpr std::size_t kLoopingN = (std::size_t(1) << 24) + 5;
+
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    const auto sizes = grading::with_residues({1, 33, 1000, std::size_t(lab01::kBlockSize) * 64 + 7},
-                                              grading::residue_sizes(kResidueWidths, {0, 1, 5}));
+    auto sizes = grading::with_residues({1, 33, 1000, std::size_t(lab01::kBlockSize) * 64 + 7},
+                                        grading::residue_sizes(kResidueWidths, {0, 1, 5}));
+    if (grading::workload_tool() == "racecheck") sizes.push_back(kLoopingN);
     for (std::size_t n : sizes) {
         const course::DeviceBuffer<float> in(course::uniform_floats(n, grading::seed_for("lab01-sanitizer", n)));
         course::DeviceBuffer<float> out(1);

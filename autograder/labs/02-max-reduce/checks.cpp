@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -60,9 +61,24 @@ const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000,
 // tail a vector loop can leave is tried: n = 64 * base + r for every r, the bases taking turns (one block,
 // a few blocks, past one pass of a 4 x float4 unrolled loop).
 const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
-// The sizes of the exact checks: the edge sizes and the residue sizes, the largest edge size last.
-const std::vector<std::size_t> kExactSizes =
-    grading::with_residues(kEdgeSizes, grading::residue_sizes(kResidueWidths, {0, 3, 17, 70}));
+// And the sizes at the edges of whole chunks of 2^7 to 2^16 elements (three chunks, less 3, 2 or 1, or
+// one more): a count of whole chunks (a block's share, a persistent block's step) rounded the wrong way
+// reads past n or drops the last elements only that close to a multiple of the chunk.
+std::vector<std::size_t> exact_extra_sizes() {
+    std::vector<std::size_t> sizes = grading::residue_sizes(kResidueWidths, {0, 3, 17, 70});
+    const std::vector<std::size_t> chunks = grading::chunk_edge_sizes(7, 16, 3);
+    sizes.insert(sizes.end(), chunks.begin(), chunks.end());
+    return sizes;
+}
+// The sizes of the exact checks: the edge sizes, the residue sizes and the chunk edges, the largest edge
+// size last.
+const std::vector<std::size_t> kExactSizes = grading::with_residues(kEdgeSizes, exact_extra_sizes());
+
+// The size at which the maximum is placed at every index in turn, one call each: a kernel that never reads
+// some element (one float4 at the end of each block's share, say) is wrong exactly when the maximum is
+// there, which a maximum at a few random places meets rarely. Several blocks share an input of this size
+// unless each takes more than 8192 elements.
+constexpr std::size_t kEveryIndexN = (std::size_t(1) << 14) + 3;
 
 // Past the benchmark size, one size for each remainder a float4 path leaves (n % 4 = 1, 2, 3): a path taken
 // only for large inputs must handle its ragged end too (1 GiB each, made on the GPU).
@@ -82,6 +98,13 @@ float from_bits(std::uint32_t u) {
 }
 const float kNaN = from_bits(0x7fc00000u);          // the usual quiet NaN
 const float kNegativeNaN = from_bits(0xffc00000u);  // the same NaN with its sign bit set
+// The bits of a NaN with a payload drawn from @p seed and @p salt, its sign bit set when @p negative: NaN is every
+// exponent-all-ones pattern with a nonzero fraction, and a kernel must treat each as NaN, not only the
+// two patterns above.
+std::uint32_t random_nan_bits(std::uint64_t seed, std::uint64_t salt, bool negative) {
+    const std::uint32_t fraction = 1u + static_cast<std::uint32_t>(course::hash64(seed, salt) % 0x7fffffu);
+    return (negative ? 0x80000000u : 0u) | 0x7f800000u | fraction;
+}
 
 std::string n_str(std::size_t n) { return "n = " + std::to_string(n); }
 
@@ -336,6 +359,34 @@ TEST_CASE("maximum placed first, last and in the tail") {
             wrong.record(n_str(n) + ", maximum at " + s.where + " [" + std::to_string(s.index) + "]", *got, planted);
         }
     }
+    // Then every index of one input in turn, the background kept and the maximum moved one place a call.
+    {
+        const std::size_t n = kEveryIndexN;
+        const std::uint64_t seed = grading::seed_for("lab02-every-index", n);
+        course::fill_uniform_device(in.data(), n, seed, -4.0f, -2.5f);
+        course::poison_tail(in, n);
+        std::vector<float> background(n);
+        CUDA_CHECK(cudaMemcpy(background.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
+        std::size_t missed = 0, first_missed = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float planted = course::uniform_at(seed, i, -2.0f, -1.0f);
+            CUDA_CHECK(cudaMemcpy(in.data() + i, &planted, sizeof planted, cudaMemcpyHostToDevice));
+            const auto got = student_max(in.data(), n);
+            if (!got) return;
+            CUDA_CHECK(cudaMemcpy(in.data() + i, &background[i], sizeof(float), cudaMemcpyHostToDevice));
+            if (matches(*got, planted)) continue;
+            if (missed++ == 0) {
+                first_missed = i;
+                wrong.record(n_str(n) + ", maximum at index " + std::to_string(i), *got, planted);
+            }
+        }
+        if (missed > 0) {
+            failed_elsewhere = true;
+            failed_before_tail = failed_before_tail || first_missed < n / lab02::kBlockSize * lab02::kBlockSize;
+            wrong.details += " (with the maximum at each of the " + std::to_string(n) + " indices in turn, " +
+                             std::to_string(missed) + " gave a wrong maximum; the first is above)";
+        }
+    }
     std::string pattern;
     if (failed_in_tail && !failed_before_tail && passed_before_tail)
         pattern = "wrong only when the maximum lies past the last full block of " + std::to_string(lab02::kBlockSize) +
@@ -421,6 +472,16 @@ TEST_CASE("NaN policy: any NaN in the input makes the result NaN") {
     }
     cases.push_back({"a single NaN (n = 1)", {kNaN}});
     cases.push_back({"every element NaN (n = 1000)", std::vector<float>(1000, kNaN)});
+    // NaNs other than the two usual patterns: a payload drawn from the seed, with and without the sign bit.
+    for (const bool negative : {false, true}) {
+        const std::uint32_t bits = random_nan_bits(seed, 10 + negative, negative);
+        char name[96];
+        std::snprintf(name, sizeof name, "the NaN 0x%08x at a random index among negative numbers (n = 4099)",
+                      static_cast<unsigned>(bits));
+        Case c{name, course::uniform_floats(4099, course::hash64(seed, 12 + negative), -2, -1)};
+        c.input[random_index(seed, 14 + negative, c.input.size())] = from_bits(bits);
+        cases.push_back(std::move(c));
+    }
 
     WrongAnswers wrong;
     if (!run_cases(cases, wrong)) return;
@@ -510,9 +571,15 @@ TEST_CASE("speed: close to cub::DeviceReduce::Max") {
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 // Its sizes: a few edge sizes and one size for each residue mod 64 (kResidueWidths), all small: under
 // 28,000 elements in all.
+// Under racecheck, also at kLoopingN: blocks that each take chunks of the input (8192 elements, 8 blocks an
+// SM) loop over several there, so a barrier missing between one chunk's use of shared memory and the next
+// chunk's shows, where at the sizes above every block sees one chunk.
+constexpr std::size_t kLoopingN = (std::size_t(1) << 24) + 5;
+
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
-    const auto sizes = grading::with_residues({1, 33, 1000, std::size_t(lab02::kBlockSize) * 64 + 7},
-                                              grading::residue_sizes(kResidueWidths, {0, 1, 5}));
+    auto sizes = grading::with_residues({1, 33, 1000, std::size_t(lab02::kBlockSize) * 64 + 7},
+                                        grading::residue_sizes(kResidueWidths, {0, 1, 5}));
+    if (grading::workload_tool() == "racecheck") sizes.push_back(kLoopingN);
     for (std::size_t n : sizes) {
         const course::DeviceBuffer<float> in(course::uniform_floats(n, grading::seed_for("lab02-sanitizer", n)));
         course::DeviceBuffer<float> out(1);

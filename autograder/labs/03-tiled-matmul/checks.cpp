@@ -94,6 +94,12 @@ const std::vector<Shape> kEdgeShapes = {
     {100, 96, 1000},  // many tiles along K
 };
 
+// Shapes whose grid of tiles has several groups in each direction, the last one short: 19 tiles of 128
+// (16 + 3: short for groups of 4, 8 and 16), 38 of 64 and 10 of 256. A kernel that orders its blocks in
+// groups of tile rows or columns (for the L2) and sizes the last group wrongly leaves tiles of C
+// uncomputed only where there are several groups and the last is short.
+const std::vector<Shape> kGroupShapes = {{128 * 19 - 5, 1100, 64}, {1100, 128 * 19 - 5, 64}};
+
 // The widths whose remainders a kernel's paths depend on, in each of M, N and K: float2, float4, 8-wide
 // loads along K, tiles of 16, 32 and 64 (and so the residues mod 64 of 128- and 256-wide tiles).
 // residues.hpp derives 64 shapes in which each dimension runs through every residue mod 64 (and the three
@@ -393,12 +399,14 @@ TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
     // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
     // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
     // raced term. Each size runs twice: a race shows up as a result that changes between runs.
-    // Then the residue shapes, before the last: M, N and K up to 190, 223 and 254.
+    // Then the residue shapes, before the last: M, N and K up to 190, 223 and 254; and the group shapes
+    // (kGroupShapes).
     // With the instructor's secret, two hidden shapes join them (new in every run).
     // Last, once every shape is right, the four shapes past 2^31 and 2^32 elements (kHugeShapes), once each.
     std::vector<Shape> shapes = kEdgeShapes;
     const std::vector<Shape> residues = residue_shapes({{{0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3}}});
     shapes.insert(shapes.end() - 1, residues.begin(), residues.end());
+    shapes.insert(shapes.end() - 1, kGroupShapes.begin(), kGroupShapes.end());
     const auto hidden = grading::hidden_sizes("lab03-exact", 6, 1, 600);
     for (std::size_t i = 0; i + 2 < hidden.size(); i += 3)
         shapes.insert(shapes.end() - 1, Shape{int(hidden[i]), int(hidden[i + 1]), int(hidden[i + 2])});

@@ -4,7 +4,7 @@
 // What should catch it: exact sizes just short of every power-of-two chunk (n = k * 2^j - 1, - 2, - 3),
 // derived from the chunk sizes a kernel may use, not drawn at random. Expected: wrong_result (the poisoned
 // tail reads as NaN).
-// A hole on an H100: no listed size has those remainders; the 16 random sizes meet one in about 0.7% of
+// Got full marks on an H100 before the checks had the chunk-edge sizes: no listed size has those remainders; the 16 random sizes meet one in about 0.7% of
 // runs.
 
 // BEGIN STUDENT REGION block_sum_kernel

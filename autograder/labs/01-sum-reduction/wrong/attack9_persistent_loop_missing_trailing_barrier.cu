@@ -4,7 +4,7 @@
 // n > 8 * SMs * 8192 (8.65 million on 132 SMs).
 // What should catch it: the memory and race check at a size where the kernel's blocks loop (or with the
 // grid made small through a workload argument). Expected: race_condition.
-// A hole on an H100: the memory check's sizes (up to 16391) run one chunk a block, and at the large sizes
+// Got full marks on an H100 before the checks had racecheck at 2^24 + 5: the memory check's sizes (up to 16391) run one chunk a block, and at the large sizes
 // the race needs warp 0 stalled for a whole memory round trip.
 
 // BEGIN STUDENT REGION block_sum_kernel

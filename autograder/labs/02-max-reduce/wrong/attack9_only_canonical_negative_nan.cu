@@ -2,7 +2,7 @@
 // negative NaN) into the winning NaN; any other NaN with its sign bit set (0xffffffff, 0xff800001, ...)
 // takes the unsigned atomicMin path and loses to the block maxima, so the NaN is dropped.
 // What should catch it: NaNs with random payloads and either sign in the NaN checks. Expected: wrong_result.
-// A hole on an H100: the checks use only 0x7fc00000 and 0xffc00000.
+// Got full marks on an H100 before the checks had NaNs with random payloads: the checks use only 0x7fc00000 and 0xffc00000.
 
 // BEGIN STUDENT REGION atomic_max_float
     // A float's bits, read as an int, order like the floats for sign bit 0 (+0.0 up to +INFINITY,

@@ -3,7 +3,7 @@
 // read.
 // What should catch it: the maximum planted at the ends of power-of-two runs (k * 2^j - 1 .. - 4), one
 // call each, where a run that stops short drops it. Expected: wrong_result.
-// A hole on an H100: the planted maxima sit in the first or last block, and a randomly placed maximum
+// Got full marks on an H100 before the checks had the maximum at every index of 2^14 + 3: the planted maxima sit in the first or last block, and a randomly placed maximum
 // lands in a gap in about 1% of runs.
 
 // BEGIN STUDENT REGION block_max_kernel

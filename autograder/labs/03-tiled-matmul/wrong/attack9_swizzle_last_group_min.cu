@@ -4,7 +4,7 @@
 // never computed; wrong at 1100 x 300 x 64, for example.
 // What should catch it: exact shapes derived from the tiles and the groups a kernel may use: several groups
 // of tile rows and columns, with a short last group, in each direction. Expected: wrong_result.
-// A hole on an H100: every exact shape has at most 8 tile rows, or a multiple of 8 (4096, the tall shapes).
+// Got full marks on an H100 before the checks had the group shapes: every exact shape has at most 8 tile rows, or a multiple of 8 (4096, the tall shapes).
 
 // BEGIN STUDENT REGION tiled_matmul_kernel
     // Two stages of each tile (double buffering): while the block computes on one, the next tile's
