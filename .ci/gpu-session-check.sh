@@ -11,7 +11,7 @@ STAGES=build bash .ci/gpu-validate.sh > "$L/build.log" 2>&1 || { echo "build fai
 echo "== build: ${SECONDS}s"
 summary() { grep -E "ended as expected|^[0-9]+: expected lab|  expected [a-z_]+, got|tests passed|Test +#" "$1" | sed 's/^[0-9]*: //'; }
 if [[ -n ${CTEST_ARGS:-} ]]; then
-  ctest --test-dir build-gpu -LE hole ${CTEST_ARGS} > "$L/ctest.log" 2>&1; echo "== ctest (rc $?, ${SECONDS}s)"; summary "$L/ctest.log"
+  ctest --test-dir build-gpu --output-on-failure -LE hole ${CTEST_ARGS} > "$L/ctest.log" 2>&1; echo "== ctest (rc $?, ${SECONDS}s)"; summary "$L/ctest.log"
   ctest --test-dir build-gpu -L hole ${CTEST_ARGS} > "$L/ctest-holes.log" 2>&1; echo "== known holes (they fail until closed)"; summary "$L/ctest-holes.log"
 fi
 t0=$SECONDS; build-gpu/grade --tree solution --no-build > "$L/solutions.log" 2>&1
@@ -21,6 +21,6 @@ t0=$SECONDS; build-gpu/grade --tree student > "$L/starters.log" 2>&1
 echo "== starters (rc $?, $((SECONDS - t0))s)"; grep -E "^Lab 0.*(PASS|FAIL)|^Total" "$L/starters.log" | sort -u
 if [[ -n ${MORE_ARGS:-} ]]; then
   left=$((LIMIT - SECONDS))
-  timeout $((left > 10 ? left : 10)) ctest --test-dir build-gpu -LE hole ${MORE_ARGS} > "$L/more.log" 2>&1
+  timeout $((left > 10 ? left : 10)) ctest --test-dir build-gpu --output-on-failure -LE hole ${MORE_ARGS} > "$L/more.log" 2>&1
   echo "== more tests (rc $?, ${SECONDS}s; 124: cut at the limit)"; summary "$L/more.log"
 fi

@@ -133,9 +133,10 @@ bool matches(float got, float expected) {
     return course::compare(&got, &expected, 1, course::Tolerance::exact(), 1, std::isnan(expected)).ok();
 }
 
-// Runs the student's max over the device array d_in[0..n); nullopt when it failed (recorded).
-std::optional<float> student_max(const float* d_in, std::size_t n) {
-    course::GuardedBuffer<float> out(1);  // guards poisoned: a write next to *out is caught
+// Runs the student's max over the device array d_in[0..n) into @p out (its guards poisoned afresh: a write
+// next to *out is caught); nullopt when it failed (recorded).
+std::optional<float> student_max(const float* d_in, std::size_t n, course::GuardedBuffer<float>& out) {
+    out.poison();
     CUDA_CHECK(cudaMemcpy(out.data(), &kStale, sizeof kStale, cudaMemcpyHostToDevice));
     const std::string what = "max_reduce(" + n_str(n) + ")";
     if (!grading::run_student([&] { lab02::max_reduce(d_in, out.data(), n); }, what)) return std::nullopt;
@@ -146,6 +147,12 @@ std::optional<float> student_max(const float* d_in, std::size_t n) {
         return std::nullopt;
     }
     return out.download()[0];
+}
+
+// The same into an output of its own.
+std::optional<float> student_max(const float* d_in, std::size_t n) {
+    course::GuardedBuffer<float> out(1);
+    return student_max(d_in, n, out);
 }
 
 // Fills d[0..n) with uniform floats in [lo, hi) on the GPU and returns a host copy of them.
@@ -368,10 +375,11 @@ TEST_CASE("maximum placed first, last and in the tail") {
         std::vector<float> background(n);
         CUDA_CHECK(cudaMemcpy(background.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
         std::size_t missed = 0, first_missed = 0;
+        course::GuardedBuffer<float> out(1);  // one output for all the calls: each costs a launch, not an allocation
         for (std::size_t i = 0; i < n; ++i) {
             const float planted = course::uniform_at(seed, i, -2.0f, -1.0f);
             CUDA_CHECK(cudaMemcpy(in.data() + i, &planted, sizeof planted, cudaMemcpyHostToDevice));
-            const auto got = student_max(in.data(), n);
+            const auto got = student_max(in.data(), n, out);
             if (!got) return;
             CUDA_CHECK(cudaMemcpy(in.data() + i, &background[i], sizeof(float), cudaMemcpyHostToDevice));
             if (matches(*got, planted)) continue;
