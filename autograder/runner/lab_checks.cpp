@@ -7,6 +7,7 @@
 
 #include "device_info.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -29,9 +30,6 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed) {
 
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
                               std::vector<LabResult>& results, std::ostream& out) {
-    // The checks time the GPU and sample its counters: nothing else runs on it meanwhile. With --sanitizer
-    // only, no check runs, and the GPU is not taken here.
-    const FileLock gpu = o.sanitizer_mode == "only" ? FileLock() : take_gpu(o.gpu_lock, GpuUse::Measured);
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
@@ -43,38 +41,62 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
             continue;
         }
         double run_s = 0;
-        std::string records;
-        const std::string key = channel_key();
-        ProcessOutcome outcome = j.build;
-        if (outcome.kind != ProcessOutcome::Kind::BuildFailed) {
-            const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
-            if (!fs::exists(exe)) {
-                outcome = {ProcessOutcome::Kind::BuildFailed, 0, 0, "no program " + exe.string() + " (build it first)"};
-                j.build = outcome;
-            } else {
-                out << "checking... " << std::flush;
-                // A fresh, empty scratch folder is the lab's working folder; files for the student to
-                // look at (plots) go to the log folder, named by --artifacts.
+        const fs::path exe = fs::path(o.build_dir) / "graders" / j.target;
+        if (j.build.kind != ProcessOutcome::Kind::BuildFailed && !fs::exists(exe))
+            j.build = {ProcessOutcome::Kind::BuildFailed, 0, 0, "no program " + exe.string() + " (build it first)"};
+        LabResult r;
+        if (j.build.kind == ProcessOutcome::Kind::BuildFailed) {
+            r = merge_lab_report(*j.lab, j.tree_label, {}, j.build, channel_key());
+        } else {
+            out << "checking... " << std::flush;
+            // Two passes of the lab's program, each a process of its own with a fresh, empty scratch folder as
+            // its working folder (files for the student to look at, plots, go to the log folder, named by
+            // --artifacts): the exact checks, beside other gradings' exact checks and memory checks (the GPU
+            // lock shared), then the measured ones (timed, or sized by the GPU's memory) with the GPU to
+            // themselves (the lock alone; the GPU's performance monitors are sampled only then).
+            // COURSE_GRADER_ONE_PASS=1 runs every check in one process with the GPU to itself instead, as
+            // before the two passes: to measure what the second process costs, on the same GPU.
+            const char* one = std::getenv("COURSE_GRADER_ONE_PASS");
+            const bool one_pass = one && std::string(one) == "1";
+            PassReport passes[2];
+            for (int m = 0; m < 2; ++m) {
+                PassReport& p = passes[m];
+                if (one_pass && m == 0) continue;
+                if (!one_pass && pass_checks(*j.lab, m == 1).checks.empty()) continue;
+                if (m == 1 && passes[0].outcome.kind == ProcessOutcome::Kind::TimedOut) {
+                    // A lab that hung in its exact checks would hang again: its time limit is not spent twice.
+                    p.not_started = "not run: the lab's exact checks reached the time limit (" + num(o.timeout_s, 0) +
+                                    " s), so its timed checks were not started";
+                    continue;
+                }
+                const FileLock gpu = take_gpu(o.gpu_lock, m == 1 ? GpuUse::Measured : GpuUse::Shared);
                 const fs::path scratch = scratch_root / j.target;
                 std::error_code ec;
                 fs::remove_all(scratch, ec);
                 fs::create_directories(scratch);
                 std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
                                                 std::to_string(kReportFd), "--artifacts", log_dir.string()};
+                if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
                 if (o.quick) cmd.push_back("--quick");
-                outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), run_s, scratch.string(), &records, key,
-                                           secret_input(o, info.seed));
-                outcome.timeout_s = o.timeout_s;
+                p.key = channel_key();
+                std::string records;
+                double pass_s = 0;
+                p.outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), pass_s, scratch.string(), &records, p.key,
+                                             secret_input(o, info.seed));
+                p.outcome.timeout_s = o.timeout_s;
+                run_s += pass_s;
                 // 77 and 78 are believed only from a program that had not started its checks: a lab's
                 // code that ends the process with them must not turn a grade into "no GPU".
-                if (outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
-                    (outcome.code == course::kExitNoGpu || outcome.code == course::kExitUnsupportedGpu)) {
+                if (p.outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
+                    (p.outcome.code == course::kExitNoGpu || p.outcome.code == course::kExitUnsupportedGpu)) {
                     std::cerr << "\n" << read_text_file(j.log.string()).value_or("");
-                    return outcome.code;
+                    return p.outcome.code;
                 }
+                p.lines = parse_json_lines(records);
             }
+            r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
+                         : merge_lab_passes(*j.lab, j.tree_label, passes[0], passes[1]);
         }
-        LabResult r = merge_lab_report(*j.lab, j.tree_label, parse_json_lines(records), outcome, key);
         r.build_seconds = j.build_s;
         r.run_seconds = run_s;
         r.log_path = j.log.string();

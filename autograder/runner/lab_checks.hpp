@@ -23,9 +23,11 @@ std::string channel_key();
 /// value keyed by the secret and the seed, so nothing a lab learns in one run carries to another.
 std::string secret_input(const GradingOptions& o, std::uint64_t seed);
 
-/// Runs the checks of built labs, one lab at a time, with the GPU to themselves (take_gpu,
-/// GpuUse::Measured: they time and sample it). Returns a lab program's 77/78 when it said the GPU cannot be
-/// used before any check ran.
+/// Runs the checks of built labs, one lab at a time, each lab's program in two passes: its exact checks
+/// with the GPU lock shared (take_gpu, GpuUse::Shared: other gradings' exact checks and memory checks may
+/// run beside them), then its measured checks (RubricCheck::measured: they time the GPU, sample its
+/// counters, or size inputs by its memory) with the GPU to themselves (GpuUse::Measured). Returns a lab
+/// program's 77/78 when it said the GPU cannot be used before any check ran.
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const std::filesystem::path& log_dir,
                               RunInfo& info, std::vector<LabResult>& results, std::ostream& out);
 

@@ -24,8 +24,8 @@ struct RunInfo {
 std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info);
 
 /// @brief Where a grading's time went, lab by lab (@p labs[i] is the rubric of @p results[i]): building,
-/// the exact checks (every check of the lab's program without a speed threshold), the timed checks (those
-/// with one: they need the GPU to themselves), the memory and race check (its runs summed; they overlap on
+/// the exact checks (the lab program's exact pass), the measured checks (RubricCheck::measured: timed, or
+/// sized by the GPU's memory; they need the GPU to themselves), the memory and race check (its runs summed; they overlap on
 /// the cores) and Nsight Compute; then the GPU seconds that need the GPU to themselves against those that
 /// could share it. @p gpu_lock_taken: whether the grader took its GPU lock (locks.hpp's take_gpu): then a
 /// last line says how long it held it alone and how long shared.

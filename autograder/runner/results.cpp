@@ -47,6 +47,9 @@ Rubric parse_rubric(const nlohmann::json& j) {
             check_visibility(check.visibility, check.name);
             if (c.contains("threshold")) check.threshold = c.at("threshold").get<double>();
             check.criterion = c.value("criterion", std::string());
+            if (c.contains("measured") && (!c["measured"].is_string() || c["measured"].get<std::string>().empty()))
+                throw std::runtime_error("rubric: \"" + check.name + "\": \"measured\" says why the check needs the GPU to itself");
+            check.measured = check.threshold.has_value() || c.contains("measured");
             if (c.contains("reference")) {
                 if (!check.threshold)
                     throw std::runtime_error("rubric: \"" + check.name + "\" has reference figures but no threshold");
@@ -352,6 +355,51 @@ LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const 
                 break;
             }
     }
+    return r;
+}
+
+RubricLab pass_checks(const RubricLab& lab, bool measured) {
+    RubricLab p = lab;
+    p.checks.clear();
+    for (const auto& c : lab.checks)
+        if (c.measured == measured) p.checks.push_back(c);
+    return p;
+}
+
+LabResult merge_lab_passes(const RubricLab& lab, const std::string& tree, const PassReport& exact,
+                           const PassReport& measured) {
+    LabResult parts[2];
+    const PassReport* reports[2] = {&exact, &measured};
+    for (int m = 0; m < 2; ++m) {
+        const RubricLab sub = pass_checks(lab, m == 1);
+        if (sub.checks.empty()) continue;
+        const PassReport& p = *reports[m];
+        if (p.not_started.empty()) {
+            parts[m] = merge_lab_report(sub, tree, p.lines, p.outcome, p.key);
+            continue;
+        }
+        for (const auto& rc : sub.checks) {
+            CheckResult c;
+            c.name = rc.name;
+            c.max_points = rc.points;
+            c.visibility = rc.visibility;
+            c.cls = Failure::NotRun;
+            c.message = p.not_started;
+            c.hint = std::string(default_hint(c.cls));
+            parts[m].checks.push_back(std::move(c));
+        }
+    }
+    LabResult r;
+    r.id = lab.id;
+    r.title = lab.title;
+    r.tree = tree;
+    std::size_t next[2] = {0, 0};
+    for (const auto& rc : lab.checks) {
+        const int m = rc.measured ? 1 : 0;
+        r.checks.push_back(parts[m].checks.at(next[m]++));
+    }
+    r.workload_args = parts[0].workload_args;
+    r.workload_args.insert(parts[1].workload_args.begin(), parts[1].workload_args.end());
     return r;
 }
 

@@ -22,6 +22,11 @@ struct RubricCheck {
     double points = 0; ///< its weight
     std::string visibility = "visible";  ///< when students see it on Gradescope: visible, after_due_date, after_published, hidden
     std::optional<double> threshold;  ///< the value a speed check judges against (the program must use the same)
+    /// Whether the check needs the GPU to itself: it times (a threshold, or a "measured" entry saying why), or
+    /// its inputs are sized by the GPU's memory. It runs in the lab program's measured pass, under the GPU
+    /// lock taken alone; the other checks run in the exact pass, which other gradings' exact checks and
+    /// memory checks may share. The lab program's doctest suite "measured" must say the same (rubric_check).
+    bool measured = false;
     std::string criterion;            ///< when it passes, in words: the handout's table is generated from it
     /// @brief The reference solution's measured figure on each GPU calibrated on (GPU name -> lowest and
     /// highest seen); with the threshold, the margin the course's 25% rule is about.
@@ -162,6 +167,26 @@ struct LabResult {
 /// fails every check of the lab as Failure::GraderIntegrity, whatever the records claimed.
 LabResult merge_lab_report(const RubricLab& lab, const std::string& tree, const std::vector<nlohmann::json>& lines,
                            const ProcessOutcome& outcome, const std::string& key = "");
+
+/// @brief @p lab with only the checks of one pass of its program: the measured ones (RubricCheck::measured),
+/// or the exact ones.
+RubricLab pass_checks(const RubricLab& lab, bool measured);
+
+/// @brief What one pass of a lab's program (`--pass exact` or `--pass measured`) left: its records, how its
+/// process ended and its channel's key; or, where the pass was not started, why.
+struct PassReport {
+    std::vector<nlohmann::json> lines;
+    ProcessOutcome outcome;
+    std::string key;
+    std::string not_started;  ///< non-empty: the pass did not run, and this says why (its checks are "not run")
+};
+
+/// @brief One result a rubric check, in rubric order, from a lab program run in two passes: each pass's
+/// records are judged as merge_lab_report() judges a whole run, against the checks of that pass alone
+/// (pass_checks()), so a record of the wrong pass, a pass that ended early or a broken channel fails its
+/// own pass's checks. The workload arguments of both passes are kept (the exact pass's first).
+LabResult merge_lab_passes(const RubricLab& lab, const std::string& tree, const PassReport& exact,
+                           const PassReport& measured);
 
 /// @brief "" when @p lines are a faithful record stream for @p lab (see merge_lab_report()), else the
 /// first thing wrong with them.

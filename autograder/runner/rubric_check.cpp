@@ -1,4 +1,5 @@
-// rubric_check — the rubric and a lab program must list the same checks.
+// rubric_check — the rubric and a lab program must list the same checks, with the same thresholds, each
+// in the same pass (measured or exact).
 //   rubric_check RUBRIC LAB_ID PROGRAM      runs PROGRAM --plan (no GPU needed) and compares
 #include "results.hpp"
 
@@ -40,9 +41,21 @@ int main(int argc, char** argv) {
     if (!plan_text) return 1;
     const std::string& text = *plan_text;
     const auto plan = nlohmann::json::parse(text.substr(text.find('[')));
-    std::set<std::string> in_program(plan.begin(), plan.end()), in_rubric;
+    std::set<std::string> in_program, in_rubric, measured_in_program;
+    for (const auto& c : plan) {
+        in_program.insert(c.at("name").get<std::string>());
+        if (c.at("measured").get<bool>()) measured_in_program.insert(c.at("name").get<std::string>());
+    }
     for (const auto& c : lab->checks) in_rubric.insert(c.name);
     int problems = 0;
+    // Which pass runs each check: the program's (doctest suite "measured") and the rubric's (a threshold, or
+    // "measured") must agree, or the runner would judge a pass's records against the other pass's checks.
+    for (const auto& c : lab->checks)
+        if (in_program.count(c.name) && c.measured != (measured_in_program.count(c.name) > 0))
+            std::cout << "check \"" << c.name << "\" is " << (c.measured ? "" : "not ")
+                      << "measured in the rubric (a threshold, or \"measured\") but " << (c.measured ? "not " : "")
+                      << "in the program (doctest::test_suite(\"measured\"))\n",
+                ++problems;
     for (const auto& n : in_program)
         if (!in_rubric.count(n)) std::cout << "check \"" << n << "\" is in the program but not in the rubric\n", ++problems;
     for (const auto& n : in_rubric)

@@ -7,7 +7,12 @@
 // standard output. Each carries the key the runner wrote to standard input (read at the start of
 // main, never in the environment) and a sequence number, and the last record says the run finished;
 // the runner believes nothing else (see results.hpp).
-//   labNN_<tree> --plan          print the check names as JSON (no GPU needed)
+//   labNN_<tree> --plan          print the checks as JSON, each {"name", "measured"} (no GPU needed)
+//   labNN_<tree> --pass exact    run only the checks that do not need the GPU to themselves (the runner
+//                                runs them under its GPU lock taken shared)
+//   labNN_<tree> --pass measured run only doctest test suite "measured": the checks that time, or whose
+//                                inputs are sized by the GPU's memory (the runner runs them under its GPU
+//                                lock taken alone); the GPU's performance monitors are sampled only here
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
 //   labNN_<tree> --thresholds    print each check's threshold as JSON {"check": value, ...} (no GPU needed)
 //   labNN_<tree> --sanitizer-workload
@@ -50,6 +55,9 @@
 
 namespace grading {
 namespace {
+
+// The doctest suite of the checks that need the GPU to themselves (--pass measured).
+constexpr const char* kMeasuredSuite = "measured";
 
 struct CheckRecord {
     std::string name;
@@ -155,14 +163,16 @@ struct ReportListener : public doctest::IReporter {
 };
 REGISTER_LISTENER("grading-report", 1, ReportListener);
 
-// `--plan`: prints the names of all checks as a JSON array on stdout.
+// `--plan`: prints every check as a JSON array on stdout: its name, and whether it is in the measured pass.
 struct PlanReporter : public doctest::IReporter {
     std::ostream& out;
     explicit PlanReporter(const doctest::ContextOptions& o) : out(*o.cout) {}
     void report_query(const doctest::QueryData& q) override {
-        nlohmann::json names = nlohmann::json::array();
-        for (unsigned i = 0; i < q.num_data; ++i) names.push_back(q.data[i]->m_name);
-        if (q.data) out << names.dump(2) << std::endl;
+        nlohmann::json checks = nlohmann::json::array();
+        for (unsigned i = 0; i < q.num_data; ++i)
+            checks.push_back({{"name", q.data[i]->m_name},
+                              {"measured", std::string(q.data[i]->m_test_suite) == kMeasuredSuite}});
+        if (q.data) out << checks.dump(2) << std::endl;
     }
     void test_run_start() override {}
     void test_run_end(const doctest::TestRunStats&) override {}
@@ -317,10 +327,12 @@ int main(int argc, char** argv) {
     std::optional<std::uint64_t> seed;
     bool plan = false, cpu_only = false;
     std::string workload;  // "sanitizer" or "profile": the runner's own items
+    std::string pass;      // "exact" or "measured" (--pass); empty: every check
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
-        if (a == "--seed" || a == "--report-fd" || a == "--artifacts" || a == "--workload-arg" || a == "--workload-tool") {
+        if (a == "--seed" || a == "--report-fd" || a == "--artifacts" || a == "--workload-arg" || a == "--workload-tool" ||
+            a == "--pass") {
             if (!has_value) {
                 std::cerr << argv[0] << ": " << a << " needs a value\n";
                 return 2;
@@ -332,6 +344,14 @@ int main(int argc, char** argv) {
             }
             if (a == "--workload-tool") {
                 g.workload_tool = v;
+                continue;
+            }
+            if (a == "--pass") {
+                if (v != "exact" && v != "measured") {
+                    std::cerr << argv[0] << ": --pass is exact or measured, not '" << v << "'\n";
+                    return 2;
+                }
+                pass = v;
                 continue;
             }
             if (a == "--workload-arg") {
@@ -442,7 +462,7 @@ int main(int argc, char** argv) {
     // The performance monitors sampled around the student's timed batches (timed_counters.hpp): taken here,
     // before any student code runs, for the whole graded run. COURSE_TIMED_COUNTERS=off leaves them alone
     // (to compare the timings with and without them on one GPU); the report then says so.
-    if (workload.empty() && isolation::registered_lab()) {
+    if (workload.empty() && pass != "exact" && isolation::registered_lab()) {
         const char* off = std::getenv("COURSE_TIMED_COUNTERS");
         if (off && std::string(off) == "off") timed_counters::turn_off("turned off (COURSE_TIMED_COUNTERS=off)");
         else if (!timed_counters::open())
@@ -460,7 +480,10 @@ int main(int argc, char** argv) {
     // A workload of the runner's items runs alone, under compute-sanitizer or Nsight Compute; graded runs
     // never include one. The profile workload starts with the grader's probe, before any of the lab's code.
     if (workload == "profile") run_profile_probe();
-    const std::string suites = workload.empty() ? "--test-suite-exclude=sanitizer,profile" : "--test-suite=" + workload;
+    const std::string suites = !workload.empty()     ? "--test-suite=" + workload
+                               : pass == "exact"     ? std::string("--test-suite-exclude=sanitizer,profile,") + kMeasuredSuite
+                               : pass == "measured"  ? std::string("--test-suite=") + kMeasuredSuite
+                                                     : std::string("--test-suite-exclude=sanitizer,profile");
     doctest_args.push_back(suites.c_str());
     context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
     const int rc = context.run();

@@ -169,6 +169,76 @@ TEST_CASE("a check the program does not contain is reported, not silently passed
     CHECK_FALSE(r.passed());
 }
 
+namespace {
+// A two-pass lab: "correct" and "uses shared memory" in the exact pass, "fast" (a threshold) measured.
+RubricLab two_pass_lab() {
+    return parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "X", "checks": [
+        {"name": "correct", "points": 3}, {"name": "fast", "points": 2, "threshold": 0.7},
+        {"name": "huge", "points": 1, "measured": "inputs sized by the GPU's memory"},
+        {"name": "uses shared memory", "points": 1}]}]})"))
+        .labs[0];
+}
+// A pass's records, each with the pass's key and its sequence number, then "done".
+std::vector<json> keyed(std::vector<json> lines, const std::string& key, bool done = true) {
+    if (done) lines.push_back({{"event", "done"}});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]["key"] = key;
+        lines[i]["seq"] = i;
+    }
+    return lines;
+}
+}  // namespace
+
+TEST_CASE("a lab run in two passes: each check from its own pass, in rubric order") {
+    const RubricLab lab = two_pass_lab();
+    CHECK_FALSE(lab.checks[0].measured);
+    CHECK(lab.checks[1].measured);  // a threshold
+    CHECK(lab.checks[2].measured);  // said why
+    CHECK(pass_checks(lab, true).checks.size() == 2);
+    CHECK(pass_checks(lab, false).checks[1].name == "uses shared memory");
+    CHECK_THROWS(parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "X", "checks": [
+        {"name": "huge", "points": 1, "measured": true}]}]})")));
+
+    json technique = end_fail("uses shared memory", "technique_not_used");
+    technique["workload"] = {{"block-shape", "32x8x1"}};  // handed to the memory check by the exact pass
+    PassReport exact{keyed({start("correct"), end_pass("correct"), start("uses shared memory"), technique}, "k1"),
+                     kExitedFailures, "k1", ""};
+    json fast = end_pass("fast");
+    fast["value"] = 0.9;
+    PassReport measured{keyed({start("fast"), fast, start("huge"), end_pass("huge")}, "k2"), kExitedOk, "k2", ""};
+    LabResult r = merge_lab_passes(lab, "student", exact, measured);
+    REQUIRE(r.checks.size() == 4);
+    CHECK(r.checks[0].passed());
+    CHECK(r.checks[1].name == "fast");
+    CHECK(r.checks[1].value == 0.9);
+    CHECK(r.checks[2].passed());
+    CHECK(r.checks[3].cls == Failure::TechniqueNotUsed);
+    CHECK(r.points() == 6);
+    CHECK(r.workload_args.at("block-shape") == "32x8x1");
+
+    // A check reported by the wrong pass breaks that pass's channel: its checks fail, the other pass's stand.
+    PassReport swapped = measured;
+    swapped.lines = keyed({start("correct"), end_pass("correct")}, "k2");
+    r = merge_lab_passes(lab, "student", exact, swapped);
+    CHECK(r.checks[0].passed());
+    CHECK(r.checks[1].cls == Failure::GraderIntegrity);
+    CHECK(r.checks[2].cls == Failure::GraderIntegrity);
+
+    // A measured pass that crashed in its first check: that check is charged to the crash, the next not run.
+    PassReport crashed{keyed({start("fast")}, "k2", false), {ProcessOutcome::Kind::Signaled, SIGSEGV, 0, ""}, "k2", ""};
+    r = merge_lab_passes(lab, "student", exact, crashed);
+    CHECK(r.checks[1].cls == Failure::Crash);
+    CHECK(r.checks[2].cls == Failure::NotRun);
+
+    // A measured pass not started (the exact pass hung): its checks are not run, and say why.
+    PassReport skipped;
+    skipped.not_started = "not run: the exact checks reached the time limit";
+    r = merge_lab_passes(lab, "student", exact, skipped);
+    CHECK(r.checks[1].cls == Failure::NotRun);
+    CHECK(r.checks[2].message == skipped.not_started);
+    CHECK(r.checks[3].cls == Failure::TechniqueNotUsed);
+}
+
 TEST_CASE("a report line torn by a kill is ignored") {
     const auto lines = parse_json_lines("{\"event\":\"start\",\"check\":\"a\"}\n\n{\"event\":\"end\",\"che");
     REQUIRE(lines.size() == 1);
@@ -274,6 +344,7 @@ TEST_CASE("a verdict is written to a bare file name, and an unwritable path is r
 TEST_CASE("where the time went: each check's seconds under its kind, the timed ones apart") {
     RubricLab lab = sample_lab();
     lab.checks[2].threshold = 0.7;  // "fast": a speed check
+    lab.checks[2].measured = true;
     lab.sanitizer = RubricSanitizer{"memory and race check", 1, {"memcheck", "racecheck"}};
     RubricSharedUse use;
     use.name = "shared memory used";
@@ -295,14 +366,15 @@ TEST_CASE("where the time went: each check's seconds under its kind, the timed o
     LabResult second = r;
     second.id = "02";
     const std::string text = time_breakdown({r, second}, {&lab, &lab}, true);
-    // lab 01: build 4.0, exact 2.0, timed 20.0, memory check 7.0, Nsight 9.0 (one run judges both items)
-    CHECK(text.find("01    4.0      2.0            20.0           7.0            9.0\n") != std::string::npos);
-    CHECK(text.find("all   8.0      4.0            40.0           14.0           18.0\n") != std::string::npos);
-    CHECK(text.find("GPU to itself (the timed checks): 40.0 s; could share the GPU (exact checks, memory check, "
-                    "Nsight Compute): 36.0 s\n") != std::string::npos);
-    // Held alone: exact 4.0 + timed 40.0 + Nsight 18.0; shared: the memory check's 14.0.
-    CHECK(text.find("the GPU lock: held alone for the checks (exact and timed, one process) and Nsight Compute, 62.0 s; "
-                    "shared with other gradings' memory checks for the memory check, 14.0 s\n") != std::string::npos);
+    // lab 01: build 4.0, exact 2.0, measured 20.0, memory check 7.0, Nsight 9.0 (one run judges both items)
+    CHECK(text.find("01    4.0      2.0            20.0              7.0            9.0\n") != std::string::npos);
+    CHECK(text.find("all   8.0      4.0            40.0              14.0           18.0\n") != std::string::npos);
+    CHECK(text.find("GPU to itself (the measured checks: timed, or sized by the GPU's memory): 40.0 s; could share the "
+                    "GPU (exact checks, memory check, Nsight Compute): 36.0 s\n") != std::string::npos);
+    // Held alone: measured 40.0 + Nsight 18.0; shared: exact 4.0 + the memory check's 14.0.
+    CHECK(text.find("the GPU lock: held alone for the measured checks and Nsight Compute, 58.0 s; shared with other "
+                    "gradings' exact checks and memory checks for the exact checks and the memory check, 18.0 s\n") !=
+          std::string::npos);
     CHECK(time_breakdown({r}, {&lab}, false).find("the GPU lock") == std::string::npos);
 }
 

@@ -243,7 +243,7 @@ std::size_t random_index(std::uint64_t seed, std::uint64_t salt, std::size_t n) 
 
 }  // namespace
 
-TEST_CASE("exact maximum of random inputs at edge sizes") {
+TEST_CASE("exact maximum of random inputs at edge sizes" * doctest::test_suite("measured")) {
     course::DeviceBuffer<float> in(kExactSizes.back() + course::kInputTail);
     std::vector<grading::SizeOutcome> outcomes;
     WrongAnswers wrong;
@@ -554,7 +554,7 @@ grading::SharedSpeed& speed() {
 }
 }  // namespace
 
-TEST_CASE("speed: faster than the one-element-per-thread baseline") {
+TEST_CASE("speed: faster than the one-element-per-thread baseline" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(0);
     if (!t) return;
     grading::judge_speed(grading::speedup_over_baseline(*t), kMinSpeedupOverNaive, "x",
@@ -563,7 +563,7 @@ TEST_CASE("speed: faster than the one-element-per-thread baseline") {
                          "maximum of many elements (grid-stride loop, float4 loads) before the tree");
 }
 
-TEST_CASE("speed: close to cub::DeviceReduce::Max") {
+TEST_CASE("speed: close to cub::DeviceReduce::Max" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(1);
     if (!t) return;
     grading::judge_speed(grading::fraction_of_peer(*t), kMinFractionOfCub, "x CUB",

@@ -394,7 +394,7 @@ void check_huge_shapes() {
 
 }  // namespace
 
-TEST_CASE("exact product of integer-valued matrices at edge and odd sizes") {
+TEST_CASE("exact product of integer-valued matrices at edge and odd sizes" * doctest::test_suite("measured")) {
     // Entries are integers in [-8, 8], so every product and every partial sum is an integer of
     // magnitude at most 64 K < 2^24, which a float represents exactly. Whatever order the kernel sums
     // in, C must equal the float64 product exactly; any difference is a lost, doubled, misplaced or
@@ -650,7 +650,7 @@ grading::SharedSpeed& speed() {
 }
 }  // namespace
 
-TEST_CASE("speed: faster than the naive one-thread-per-output kernel") {
+TEST_CASE("speed: faster than the naive one-thread-per-output kernel" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(0);
     if (!t) return;
     grading::judge_speed(grading::speedup_over_baseline(*t), kMinSpeedupOverNaive, "x",
@@ -660,7 +660,7 @@ TEST_CASE("speed: faster than the naive one-thread-per-output kernel") {
                          "values read from shared memory per step along K");
 }
 
-TEST_CASE("speed: close to cublasSgemm in FP32 (no TF32)") {
+TEST_CASE("speed: close to cublasSgemm in FP32 (no TF32)" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(1);
     if (!t) return;
     grading::judge_speed(grading::fraction_of_peer(*t), kMinFractionOfCublas, "x cuBLAS",

@@ -331,7 +331,7 @@ TEST_CASE("exact transpose of 1x1, 1xN and Nx1 matrices") {
     check_shapes(thin_shapes(), "lab04-thin");
 }
 
-TEST_CASE("exact transpose of non-square sizes that are not multiples of 32") {
+TEST_CASE("exact transpose of non-square sizes that are not multiples of 32" * doctest::test_suite("measured")) {
     // 32 x 32, 96 x 96 and 64 x 96 are controls made of whole 32 x 32 tiles; every other shape has partial
     // edge tiles, and the non-square ones tell rows from cols. Then the residue shapes: every residue of rows
     // and of cols mod 64.
@@ -467,7 +467,7 @@ grading::SharedSpeed& speed() {
 }
 }  // namespace
 
-TEST_CASE("speed: faster than the naive transpose") {
+TEST_CASE("speed: faster than the naive transpose" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(0);
     if (!t) return;
     grading::judge_speed(grading::speedup_over_baseline(*t), kMinSpeedupOverNaive, "x",
@@ -477,7 +477,7 @@ TEST_CASE("speed: faster than the naive transpose") {
                          "[kTile][kTile + 1]. Without a tile at all, the stores cannot be coalesced");
 }
 
-TEST_CASE("speed: close to cudaMemcpy device to device") {
+TEST_CASE("speed: close to cudaMemcpy device to device" * doctest::test_suite("measured")) {
     const grading::Timings* t = speed().timings(1);
     if (!t) return;
     grading::judge_speed(grading::fraction_of_peer(*t), kMinFractionOfCopy, "x memcpy",

@@ -487,7 +487,7 @@ void check_fraction_of_copy(int K) {
 }
 }  // namespace
 
-TEST_CASE("speed: 7x7 filter well ahead of the naive kernel") {
+TEST_CASE("speed: 7x7 filter well ahead of the naive kernel" * doctest::test_suite("measured")) {
     SpeedBench bench(7);
     if (!bench.correct) return;
     auto ratio = [](const grading::Timings& t) { return t.baseline_ms / t.student_ms; };
@@ -499,9 +499,9 @@ TEST_CASE("speed: 7x7 filter well ahead of the naive kernel") {
                          "all loops over K unrolled (K is a template parameter)");
 }
 
-TEST_CASE("speed: 3x3 filter near copy bandwidth") { check_fraction_of_copy(3); }
+TEST_CASE("speed: 3x3 filter near copy bandwidth" * doctest::test_suite("measured")) { check_fraction_of_copy(3); }
 
-TEST_CASE("speed: 5x5 filter near copy bandwidth") { check_fraction_of_copy(5); }
+TEST_CASE("speed: 5x5 filter near copy bandwidth" * doctest::test_suite("measured")) { check_fraction_of_copy(5); }
 
 // The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
 // racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of

@@ -742,13 +742,13 @@ TEST_CASE("strided_load_kernel loads from shared memory") {
     }
 }
 
-TEST_CASE("measured slowdown of 4-byte strides follows the model") { check_curve(4); }
+TEST_CASE("measured slowdown of 4-byte strides follows the model" * doctest::test_suite("measured")) { check_curve(4); }
 
-TEST_CASE("measured slowdown of 8-byte strides follows the model") { check_curve(8); }
+TEST_CASE("measured slowdown of 8-byte strides follows the model" * doctest::test_suite("measured")) { check_curve(8); }
 
-TEST_CASE("detector names the ways of 4-byte mystery kernels") { check_detector(4); }
+TEST_CASE("detector names the ways of 4-byte mystery kernels" * doctest::test_suite("measured")) { check_detector(4); }
 
-TEST_CASE("detector names the ways of 8-byte mystery kernels") { check_detector(8); }
+TEST_CASE("detector names the ways of 8-byte mystery kernels" * doctest::test_suite("measured")) { check_detector(8); }
 
 // The runner's memory and race check runs this test case alone, under compute-sanitizer (memcheck,
 // racecheck; see the rubric's "sanitizer" item): the lab's code at small sizes, on buffers of
