@@ -99,7 +99,9 @@ int main(int argc, char** argv) {
     app.add_option("--rubric", rubric_path, "rubric: a folder of NN-name/rubric.json, or one file");
     app.add_flag("--no-build", o.no_build, "do not (re)build the labs first");
     app.add_option("--seed", seed_text, "seed for the random inputs: a non-negative integer (default: fresh; printed)");
-    app.add_option("--timeout", o.timeout_s, "seconds a lab's checks may take before it is stopped")
+    app.add_option("--timeout", o.timeout_s,
+                   "seconds each of a lab's two check processes (its exact checks, then its measured ones) may take "
+                   "before it is stopped")
         ->check(CLI::PositiveNumber);
     app.add_option("--results", results_path, "Gradescope results.json path (default: <build>/grading/results.json)");
     app.add_option("--junit", junit_path, "JUnit XML path (default: <build>/grading/junit.xml)");

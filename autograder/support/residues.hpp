@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace grading {
@@ -76,6 +77,18 @@ inline std::vector<std::size_t> with_residues(std::vector<std::size_t> edge, con
     edge.erase(std::remove(edge.begin(), edge.end(), last), edge.end());
     edge.push_back(last);
     return edge;
+}
+
+/// @brief The exact sizes of a check over a 1-D input: @p edge with residue_sizes(@p widths, @p bases) and the
+/// sizes at the edges of whole chunks of 2^7 to 2^16 elements, three chunks each (chunk_edge_sizes(7, 16,
+/// 3)), merged in by with_residues(): every remainder a vector loop of those widths leaves, and every
+/// whole-chunk count rounded the wrong way, with @p edge's last size still last.
+inline std::vector<std::size_t> exact_sizes_1d(std::vector<std::size_t> edge, const std::vector<std::size_t>& widths,
+                                               const std::vector<std::size_t>& bases) {
+    std::vector<std::size_t> extra = residue_sizes(widths, bases);
+    const std::vector<std::size_t> chunks = chunk_edge_sizes(7, 16, 3);
+    extra.insert(extra.end(), chunks.begin(), chunks.end());
+    return with_residues(std::move(edge), extra);
 }
 
 /// @brief Shapes of D dimensions in which every dimension sees every residue class of its widths, with

@@ -73,6 +73,20 @@ TEST_CASE("chunk_edge_sizes: 1 to 3 short of, and 1 past, whole chunks of every 
     CHECK_THROWS_AS(grading::chunk_edge_sizes(5, 6, 0), std::invalid_argument);
 }
 
+TEST_CASE("exact_sizes_1d: the edge sizes, every residue and every chunk edge, the last edge size last") {
+    const std::vector<std::size_t> edge = {1, 33, 1000, 1u << 22};
+    const auto sizes = grading::exact_sizes_1d(edge, {2, 4, 8}, {0, 3});
+    CHECK(sizes.back() == (1u << 22));
+    for (std::size_t n : grading::residue_sizes({2, 4, 8}, {0, 3})) CHECK(std::count(sizes.begin(), sizes.end(), n) == 1);
+    for (std::size_t n : grading::chunk_edge_sizes(7, 16, 3)) CHECK(std::count(sizes.begin(), sizes.end(), n) == 1);
+    CHECK(sizes == grading::with_residues(edge, [] {
+              auto extra = grading::residue_sizes({2, 4, 8}, {0, 3});
+              const auto chunks = grading::chunk_edge_sizes(7, 16, 3);
+              extra.insert(extra.end(), chunks.begin(), chunks.end());
+              return extra;
+          }()));
+}
+
 TEST_CASE("with_residues keeps the edge sizes and their last one last") {
     const std::vector<std::size_t> edge = {1, 31, 32, 33, 1000, 1u << 20};
     const auto merged = grading::with_residues(edge, grading::residue_sizes({2, 4, 8}, {0, 1}));

@@ -49,17 +49,11 @@ const std::vector<std::size_t> kEdgeSizes = {1, 31, 32, 33, 255, 256, 257, 1000,
 // tail a vector loop can leave is tried: n = 64 * base + r for every r, the bases taking turns (one block,
 // a few blocks, past one pass of a 4 x float4 unrolled loop).
 const std::vector<std::size_t> kResidueWidths = {2, 4, 8, 16, 32, 64};
-// And the sizes at the edges of whole chunks of 2^7 to 2^16 elements (three chunks, less 3, 2 or 1, or
-// one more): a count of whole chunks (a block's share, a persistent block's step) rounded the wrong way
-// reads past n or drops the last elements only that close to a multiple of the chunk.
-std::vector<std::size_t> exact_extra_sizes() {
-    std::vector<std::size_t> sizes = grading::residue_sizes(kResidueWidths, {0, 3, 17, 70});
-    const std::vector<std::size_t> chunks = grading::chunk_edge_sizes(7, 16, 3);
-    sizes.insert(sizes.end(), chunks.begin(), chunks.end());
-    return sizes;
-}
-// The exact check's sizes: the edge sizes, the residue sizes and the chunk edges, the largest edge size last.
-const std::vector<std::size_t> kExactSizes = grading::with_residues(kEdgeSizes, exact_extra_sizes());
+// The sizes of the exact checks: the edge sizes, the residue sizes and the sizes at the edges of whole
+// chunks of 2^7 to 2^16 elements (a count of whole chunks, a block's share or a persistent block's step,
+// rounded the wrong way reads past n or drops the last elements only that close to a multiple of the
+// chunk), the largest edge size last.
+const std::vector<std::size_t> kExactSizes = grading::exact_sizes_1d(kEdgeSizes, kResidueWidths, {0, 3, 17, 70});
 
 std::string n_str(std::size_t n) { return "n = " + std::to_string(n); }
 
