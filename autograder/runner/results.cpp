@@ -41,6 +41,8 @@ Rubric parse_rubric(const nlohmann::json& j) {
         lab.id = l.at("id").get<std::string>();
         lab.dir = l.at("dir").get<std::string>();
         lab.title = l.at("title").get<std::string>();
+        lab.topic = l.value("topic", std::string());
+        lab.teaches = l.value("teaches", std::string());
         for (const auto& c : l.at("checks")) {
             RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>(),
                               c.value("visibility", std::string("visible"))};

@@ -82,6 +82,8 @@ struct RubricLab {
     std::string id;     ///< "01"
     std::string dir;    ///< "01-sum-reduction"
     std::string title;  ///< "Sum reduction"
+    std::string topic;    ///< the README's list of labs: what the lab is, e.g. "sum reduction"
+    std::string teaches;  ///< and what it teaches, e.g. "the shared-memory tree, where `__syncthreads()` goes, ..."
     std::vector<RubricCheck> checks;  ///< the lab program's checks, in report order
     std::optional<RubricSanitizer> sanitizer;  ///< the runner's memory and race check, reported after them
     std::optional<RubricSharedUse> shared_use;  ///< the runner's shared-memory-use check, reported after them

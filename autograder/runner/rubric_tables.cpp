@@ -10,7 +10,9 @@
 // recorded figures on every GPU; a handout may hold a "<!-- BEGIN REFERENCE TABLE -->" block, its lab's
 // speed thresholds against the reference's figures, one column a GPU (written only where the block is).
 // Either way, a threshold that leaves the reference less than 25% above
-// it (or below it) on a GPU is an error: the course's calibration rule.
+// it (or below it) on a GPU is an error: the course's calibration rule. The course's list of labs, from
+// each rubric's "topic" and "teaches", sits between "<!-- BEGIN LAB TABLE -->" and "<!-- END LAB TABLE -->"
+// of README.md and of docs/student-release-README.md, so that a lab is added by its own folders.
 #include "process.hpp"
 #include "reports.hpp"
 #include "results.hpp"
@@ -19,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -32,6 +36,8 @@ const std::string kMarginBegin = "<!-- BEGIN MARGIN TABLE -->";
 const std::string kMarginEnd = "<!-- END MARGIN TABLE -->";
 const std::string kReferenceBegin = "<!-- BEGIN REFERENCE TABLE -->";
 const std::string kReferenceEnd = "<!-- END REFERENCE TABLE -->";
+const std::string kLabsBegin = "<!-- BEGIN LAB TABLE -->";
+const std::string kLabsEnd = "<!-- END LAB TABLE -->";
 constexpr double kMinMargin = 0.25;  // the reference at least 25% above each threshold, on every GPU
 
 // A threshold or a measured ratio: two decimals, always (0.70, 4.00, 27.50).
@@ -66,6 +72,13 @@ std::string lab_table(const RubricLab& lab) {
     return s.str();
 }
 
+// "six" for 6: how many labs, in words where it is short.
+std::string count_word(std::size_t n) {
+    static const char* const words[] = {"zero", "one", "two",   "three",  "four",  "five",  "six",
+                                        "seven", "eight", "nine", "ten", "eleven", "twelve"};
+    return n < std::size(words) ? words[n] : std::to_string(n);
+}
+
 std::string course_table(const Rubric& rubric) {
     std::ostringstream s;
     s << "| Lab | Points | Speed thresholds (ratios measured in the same run) |\n| --- | --- | --- |\n";
@@ -77,7 +90,16 @@ std::string course_table(const Rubric& rubric) {
         s << "| " << lab.id << " " << lab.title << " | " << points_str(lab.max_points()) << " | " << speed << " |\n";
         total += lab.max_points();
     }
-    s << "| **all six** | **" << points_str(total) << "** | |\n";
+    s << "| **all " << count_word(rubric.labs.size()) << "** | **" << points_str(total) << "** | |\n";
+    return s.str();
+}
+
+// The course's labs, each linked to its handout, with what it is about and what it teaches.
+std::string labs_table(const Rubric& rubric) {
+    std::ostringstream s;
+    s << "| Lab | Topic | You learn |\n| --- | --- | --- |\n";
+    for (const auto& lab : rubric.labs)
+        s << "| [" << lab.id << "](labs/" << lab.dir << "/README.md) | " << lab.topic << " | " << lab.teaches << " |\n";
     return s.str();
 }
 
@@ -139,8 +161,8 @@ std::string reference_table(const RubricLab& lab) {
 }
 
 // Replaces what lies between the markers of @p text with @p table; nullopt when the markers are missing.
-std::optional<std::string> with_table(const std::string& text, const std::string& table,
-                                      const std::string& begin = kBegin, const std::string& end = kEnd) {
+std::optional<std::string> with_table(const std::string& text, const std::string& table, const std::string& begin,
+                                      const std::string& end) {
     const auto b = text.find(begin);
     if (b == std::string::npos) return std::nullopt;
     const auto start = text.find('\n', b);
@@ -163,8 +185,18 @@ int main(int argc, char** argv) {
         std::cerr << "rubric_tables: " << e.what() << "\n";
         return 2;
     }
-    std::vector<std::pair<fs::path, std::string>> targets;
+    // Each block of a file the rubric writes: its path, its table and its markers.
+    struct Block {
+        fs::path path;
+        std::string table, begin, end;
+    };
+    const fs::path root = argv[2];
+    std::vector<Block> blocks;
     for (const auto& lab : rubric.labs) {
+        if (lab.topic.empty() || lab.teaches.empty()) {
+            std::cerr << "rubric_tables: lab " << lab.id << " has no \"topic\" or no \"teaches\" (the README's list of labs)\n";
+            return 1;
+        }
         for (const auto& c : lab.checks) {
             if (c.criterion.empty()) {
                 std::cerr << "rubric_tables: lab " << lab.id << " check \"" << c.name << "\" has no \"criterion\"\n";
@@ -176,51 +208,40 @@ int main(int argc, char** argv) {
                 return 1;
             }
         }
-        targets.emplace_back(fs::path(argv[2]) / "labs" / lab.dir / "README.md", lab_table(lab));
+        blocks.push_back({root / "labs" / lab.dir / "README.md", lab_table(lab), kBegin, kEnd});
     }
-    // The handouts that hold a reference table: where the block is, it is kept up to date.
-    std::vector<std::pair<fs::path, std::string>> references;
-    for (const auto& lab : rubric.labs) {
-        const fs::path handout = fs::path(argv[2]) / "labs" / lab.dir / "README.md";
-        if (read_text_file(handout.string()).value_or("").find(kReferenceBegin) != std::string::npos)
-            references.emplace_back(handout, reference_table(lab));
-    }
-    targets.emplace_back(fs::path(argv[2]) / "README.md", course_table(rubric));
+    blocks.push_back({root / "README.md", course_table(rubric), kBegin, kEnd});
     std::vector<std::string> problems;
-    const std::string margins = margin_table(rubric, problems);
+    blocks.push_back({root / "README.md", margin_table(rubric, problems), kMarginBegin, kMarginEnd});
     for (const auto& p : problems) std::cerr << "rubric_tables: " << p << "\n";
     if (!problems.empty()) return 1;
+    // The handouts that hold a reference table: where the block is, it is kept up to date.
+    for (const auto& lab : rubric.labs) {
+        const fs::path handout = root / "labs" / lab.dir / "README.md";
+        if (read_text_file(handout.string()).value_or("").find(kReferenceBegin) != std::string::npos)
+            blocks.push_back({handout, reference_table(lab), kReferenceBegin, kReferenceEnd});
+    }
+    for (const char* readme : {"README.md", "docs/student-release-README.md"})
+        blocks.push_back({root / readme, labs_table(rubric), kLabsBegin, kLabsEnd});
     int stale = 0;
-    const std::size_t rounds = targets.size() + 1 + references.size();
-    for (std::size_t i = 0; i < rounds; ++i) {
-        // After the points tables: the README's margin table, then the handouts' reference tables.
-        const bool margin_round = i == targets.size();
-        const bool reference_round = i > targets.size();
-        const fs::path path = margin_round      ? targets.back().first
-                              : reference_round ? references[i - targets.size() - 1].first
-                                                : targets[i].first;
-        const auto text = read_text_file(path.string());
-        const auto updated =
-            !text             ? std::nullopt
-            : margin_round    ? with_table(*text, margins, kMarginBegin, kMarginEnd)
-            : reference_round ? with_table(*text, references[i - targets.size() - 1].second, kReferenceBegin, kReferenceEnd)
-                              : with_table(*text, targets[i].second);
+    for (const Block& block : blocks) {
+        const auto text = read_text_file(block.path.string());
+        const auto updated = text ? with_table(*text, block.table, block.begin, block.end) : std::nullopt;
         if (!updated) {
-            std::cerr << path.string() << ": no "
-                      << (margin_round ? kMarginBegin : reference_round ? kReferenceBegin : kBegin) << " ... block\n";
+            std::cerr << block.path.string() << ": no " << block.begin << " ... block\n";
             return 1;
         }
         if (*updated == *text) continue;
         if (write) {
-            std::ofstream(path, std::ios::binary | std::ios::trunc) << *updated;
-            std::cout << "updated " << path.string() << "\n";
+            std::ofstream(block.path, std::ios::binary | std::ios::trunc) << *updated;
+            std::cout << "updated " << block.path.string() << "\n";
         } else {
-            std::cout << path.string() << ": the table is out of date with the rubric; run rubric_tables --write\n";
+            std::cout << block.path.string() << ": the table is out of date with the rubric; run rubric_tables --write\n";
             ++stale;
         }
     }
     if (!write)
-        std::cout << rounds - static_cast<std::size_t>(stale) << " of " << rounds
+        std::cout << blocks.size() - static_cast<std::size_t>(stale) << " of " << blocks.size()
                   << " tables up to date; every threshold leaves the reference at least 25% above it on every GPU recorded\n";
     return stale ? 1 : 0;
 }
