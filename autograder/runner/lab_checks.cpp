@@ -59,6 +59,7 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
             const char* one = std::getenv("COURSE_GRADER_ONE_PASS");
             const bool one_pass = one && std::string(one) == "1";
             PassReport passes[2];
+            bool started = false;  // whether a pass of this lab already ran
             for (int m = 0; m < 2; ++m) {
                 PassReport& p = passes[m];
                 if (one_pass && m == 0) continue;
@@ -85,13 +86,15 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                                              secret_input(o, info.seed));
                 p.outcome.timeout_s = o.timeout_s;
                 run_s += pass_s;
-                // 77 and 78 are believed only from a program that had not started its checks: a lab's
-                // code that ends the process with them must not turn a grade into "no GPU".
-                if (p.outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
+                // 77 and 78 are believed only from a program that had not started its checks, in the lab's
+                // first pass: a lab's code that ends the process with them, or leaves the GPU unusable for
+                // the next pass, must not turn a grade into "no GPU" (the pass's checks are charged instead).
+                if (!started && p.outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
                     (p.outcome.code == course::kExitNoGpu || p.outcome.code == course::kExitUnsupportedGpu)) {
                     std::cerr << "\n" << read_text_file(j.log.string()).value_or("");
                     return p.outcome.code;
                 }
+                started = true;
                 p.lines = parse_json_lines(records);
             }
             r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
