@@ -1,6 +1,6 @@
 # Sourced by the GPU scripts that need only the grader and the reference solutions (.ci/gpu-timing.sh,
 # .ci/gpu-calibrate-quick.sh), from the repository root: configures $BUILD without the docs, the schema
-# tests and the known-wrong variants, and builds `grade`, the six labNN_solution programs and the targets
+# tests and the known-wrong variants, and builds `grade`, every lab's labNN_solution program and the targets
 # named in $@ (e.g. bench). Logs go to $BUILD-configure.log and $BUILD-build.log; returns non-zero, with
 # the first errors printed, when either step fails.
 build_solutions() {
@@ -9,7 +9,7 @@ build_solutions() {
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" > "$BUILD-configure.log" 2>&1 ||
     { tail -30 "$BUILD-configure.log"; return 1; }
   local targets=(grade "$@")
-  for n in 01 02 03 04 05 06; do targets+=(lab${n}_solution); done
+  for d in solutions/[0-9][0-9]-*/; do targets+=("lab$(basename "$d" | cut -c1-2)_solution"); done
   cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]}" > "$BUILD-build.log" 2>&1 ||
     { grep -m20 error "$BUILD-build.log"; return 1; }
 }

@@ -12,7 +12,7 @@
 # Carry .debs/ on a machine without the course's Debian packages (see .ci/debs-prefix.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-LABS=${LABS:-"01 02 03 04 05 06"}
+LABS=${LABS:-$(ls -d autograder/labs/[0-9][0-9]-*/ | xargs -n1 basename | cut -c1-2 | paste -sd" ")}
 ISO=${ISO:-build-iso}
 K=${K:-5}
 LOGS=${OUT:-build-iso/logs}

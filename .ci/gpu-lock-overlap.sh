@@ -25,7 +25,7 @@ ra=$?
 echo "== two at once: rc $ra and $rb, $((SECONDS - t0)) s wall"
 # Each speed check's figure (the summary table's columns are two or more spaces apart): alone, then
 # beside the other grading.
-figures() { grep -hE '^0[1-6] +(speed|measured slowdown)' "$@" | awk -F '  +' '{print $1 " " $2 "\t" $4}' | sort; }
+figures() { grep -hE '^[0-9]{2} +(speed|measured slowdown)' "$@" | awk -F '  +' '{print $1 " " $2 "\t" $4}' | sort; }
 echo "check | alone | beside another grading"
 join -t $'\t' <(figures "$L/alone.log") <(figures "$L/a.log" "$L/b.log") | sed 's/\t/ | /g'
 grep -h "the GPU lock:" "$L/alone.log" "$L/a.log" "$L/b.log"

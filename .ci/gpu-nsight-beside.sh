@@ -22,7 +22,8 @@ L=${OUT:-/tmp}/nsight-beside
 rm -rf "$L" && mkdir -p "$L"
 [[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
 labs() { for l in $1; do printf -- '--lab %s ' "$l"; done; }
-MEASURED=$(labs "${LABS:-01 02 03 04 05 06}") LOAD=$(labs "${LOAD_LABS:-01 02 03 04 05 06}")
+all=$(ls -d autograder/labs/[0-9][0-9]-*/ | xargs -n1 basename | cut -c1-2 | paste -sd" ")
+MEASURED=$(labs "${LABS:-$all}") LOAD=$(labs "${LOAD_LABS:-$all}")
 export COURSE_GRADER_NSIGHT_SHARED=1
 grade() { "$BUILD/grade" --tree solution --no-build --seed "$SEED" "$@"; }
 

@@ -10,6 +10,11 @@ collects every grader step. Then checks that the check itself can fail: a copy o
 one max-score changed must be rejected.
 
     classroom_points.py [--workflow autograder/classroom/classroom.yml] [--rubric autograder/labs]
+                        [--service autograder/classroom/classroom-service.yml] [--write]
+
+Both workflows' per-lab parts (classroom.yml's grader steps and reporter, classroom-service.yml's
+reporter) are generated from the rubrics, so that a lab is added by its own folders: --write rewrites
+them; without it, a workflow whose generated part differs is a mismatch.
 
 Python 3 standard library only (the workflow is read with a small parser for the YAML it uses).
 Exit status: 0 as expected, 1 a mismatch (each is printed), 2 usage or unreadable input.
@@ -146,14 +151,50 @@ def check(text, labs):
     return bad
 
 
+def lab_steps(labs):
+    """classroom.yml's part from the first lab's step on: a command-grader step a lab, then the reporter."""
+    out = []
+    for lab, (points, title) in sorted(labs.items()):
+        out += [f"      - name: Lab {lab} ({title})",
+                f"        id: lab-{lab}",
+                f"        uses: {GRADER}",
+                "        with:",
+                f"          test-name: Lab {lab} ({title})",
+                "          setup-command: ''",
+                f"          command: build/grade --lab {lab} --labs-dir labs",
+                "          timeout: 20",
+                f"          max-score: {points:g}"]
+    return "\n".join(out) + "\n" + reporter(labs, "steps.lab-%s.outputs.result")
+
+
+def reporter(labs, output):
+    """The reporter step, collecting each lab's result from @p output ("steps.lab-%s.outputs.result")."""
+    out = ["      - name: Autograding Reporter", f"        uses: {REPORTER}", "        env:"]
+    out += [f'          LAB-{lab}_RESULTS: "${{{{{output % lab}}}}}"' for lab in sorted(labs)]
+    out += ["        with:", "          runners: " + ",".join(f"lab-{lab}" for lab in sorted(labs))]
+    return "\n".join(out) + "\n"
+
+
+def generated(text, marker, part):
+    """@p text with everything from the line that starts with @p marker replaced by @p part; None when absent."""
+    at = next((i for i, l in enumerate(text.splitlines(keepends=True)) if l.startswith(marker)), None)
+    if at is None:
+        return None
+    return "".join(text.splitlines(keepends=True)[:at]) + part
+
+
 def main():
     root = pathlib.Path(__file__).resolve().parents[2]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workflow", default=root / "autograder/classroom/classroom.yml")
     ap.add_argument("--rubric", default=root / "autograder/labs")
+    ap.add_argument("--service", help="the service's workflow (default: classroom-service.yml beside --workflow)")
+    ap.add_argument("--write", action="store_true", help="rewrite both workflows' per-lab parts from the rubrics")
     args = ap.parse_args()
+    service = pathlib.Path(args.service or pathlib.Path(args.workflow).with_name("classroom-service.yml"))
     try:
         text = pathlib.Path(args.workflow).read_text()
+        service_text = service.read_text()
         labs = rubric_points(args.rubric)
     except (OSError, ValueError, KeyError) as e:
         print(f"classroom_points: cannot read the workflow or the rubric: {e}")
@@ -162,7 +203,22 @@ def main():
         print(f"classroom_points: no NN-name/rubric.json under {args.rubric}")
         return 2
 
-    bad = check(text, labs)
+    parts = {pathlib.Path(args.workflow): generated(text, "      - name: Lab ", lab_steps(labs)),
+             service: generated(service_text, "      - name: Autograding Reporter",
+                                reporter(labs, "steps.grade.outputs.lab-%s"))}
+    bad = []
+    for path, want in parts.items():
+        if want is None:
+            bad.append(f"{path}: no lab steps or reporter step to generate")
+        elif want != path.read_text():
+            if args.write:
+                path.write_text(want)
+                print(f"classroom_points: rewrote {path}")
+            else:
+                bad.append(f"{path}: its per-lab steps are out of date with the rubrics; run classroom_points.py --write")
+    if args.write:
+        text = pathlib.Path(args.workflow).read_text()
+    bad += check(text, labs)
     for b in bad:
         print(f"classroom_points: MISMATCH: {b}")
     if bad:
@@ -178,6 +234,14 @@ def main():
         print("classroom_points: FAILED: a copy with lab %s's max-score changed was not rejected" % lab)
         return 1
     print(f"classroom_points: a copy with lab {lab}'s max-score changed is rejected, as it must be")
+    # ... and a lab added to the rubrics leaves both workflows out of date until they are rewritten.
+    more = dict(labs)
+    more["99"] = (1, "A lab added by its folders")
+    if generated(text, "      - name: Lab ", lab_steps(more)) == text or \
+            generated(service_text, "      - name: Autograding Reporter", reporter(more, "steps.grade.outputs.lab-%s")) == service_text:
+        print("classroom_points: FAILED: a rubric with one more lab leaves a workflow as it is")
+        return 1
+    print("classroom_points: one more lab in the rubrics makes both workflows out of date, as it must")
     return 0
 
 

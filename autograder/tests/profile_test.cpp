@@ -512,7 +512,7 @@ TEST_CASE("shared-memory use: the quantities sum their metrics, and HFMA2.MMA is
                 CHECK_MESSAGE(known, "lab " << lab.id << " names " << q);
             }
     }
-    CHECK(labs == 6);
+    CHECK(labs == static_cast<int>(r.labs.size()));  // every lab has one
     json bad = json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "T",
         "checks": [{"name": "a", "points": 1}],
         "shared_memory_use": {"name": "u", "points": 1, "rules": [{"measure": "warps", "of": "warps"}]}}]})");
