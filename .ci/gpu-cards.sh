@@ -17,9 +17,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-570}
 L=${OUT:-/tmp}/cards; mkdir -p "$L"
-STAGES=build bash .ci/gpu-validate.sh > "$L/build.log" 2>&1 || { echo "build failed"; tail -20 "$L/build.log"; exit 1; }
+source .ci/gpu-build-first.sh
 echo "== build: ${SECONDS}s on $(nvidia-smi --query-gpu=name --format=csv,noheader | paste -sd, -)"
-summary() { grep -E "^[0-9]+: expected lab|  expected [a-z_]+, got|tests passed|Test +#" "$1" | sed 's/^[0-9]*: //'; }
 left() { local l=$((LIMIT - SECONDS)); echo $((l > 10 ? l : 10)); }
 grade_on() {  # $1: GPU, $2: log name, then grade's arguments
   local gpu=$1 log=$2 t0=$SECONDS; shift 2

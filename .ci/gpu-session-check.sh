@@ -7,9 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-570}
 L=${OUT:-/tmp}/session; mkdir -p "$L"
-STAGES=build bash .ci/gpu-validate.sh > "$L/build.log" 2>&1 || { echo "build failed"; tail -20 "$L/build.log"; exit 1; }
+source .ci/gpu-build-first.sh
 echo "== build: ${SECONDS}s"
-summary() { grep -E "ended as expected|^[0-9]+: expected lab|  expected [a-z_]+, got|tests passed|Test +#" "$1" | sed 's/^[0-9]*: //'; }
 if [[ -n ${CTEST_ARGS:-} ]]; then
   ctest --test-dir build-gpu --output-on-failure -LE hole ${CTEST_ARGS} > "$L/ctest.log" 2>&1; echo "== ctest (rc $?, ${SECONDS}s)"; summary "$L/ctest.log"
   ctest --test-dir build-gpu -L hole ${CTEST_ARGS} > "$L/ctest-holes.log" 2>&1; echo "== known holes (they fail until closed)"; summary "$L/ctest-holes.log"
