@@ -8,6 +8,7 @@
 #include "device_info.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -80,6 +81,11 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                 if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
                 if (o.quick) cmd.push_back("--quick");
                 p.key = channel_key();
+                // The lab's log holds both passes, one after the other: each starts with a line that says which.
+                std::ofstream(j.log, std::ios::app)
+                    << "\n== " << (one_pass ? "every check" : m == 1 ? "the measured checks (timed, or sized by the GPU's memory)"
+                                                               : "the exact checks")
+                    << " of lab " << j.lab->id << ", in a process of their own ==\n";
                 std::string records;
                 double pass_s = 0;
                 p.outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), pass_s, scratch.string(), &records, p.key,
