@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <future>
 #include <map>
@@ -338,6 +339,13 @@ void enable(const std::string& program_path, const std::string& lab_id, bool exa
     g.confine = confine;
     g.enabled = true;
     course::set_device_allocator({shared_allocate, shared_release});
+    // The launch hosts are gone, their GPU memory with them, before this program's exit is seen: the
+    // runner's next pass of the lab decides at its start which inputs fit in the GPU's free memory, and
+    // nothing a host of this pass allocated may still hold some then.
+    static const bool reaped_at_exit = std::atexit([] {
+        for (Process& p : g.hosts) reap(p);
+    }) == 0;
+    (void)reaped_at_exit;
 }
 
 namespace {
