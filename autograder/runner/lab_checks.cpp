@@ -7,6 +7,7 @@
 
 #include "device_info.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -32,6 +33,10 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed) {
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
                               std::vector<LabResult>& results, std::ostream& out) {
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
+    // COURSE_GRADER_ONE_PASS=1 runs every check of a lab in one process with the GPU to itself instead, as
+    // before the two passes: to measure what the second process costs, on the same GPU.
+    const char* one = std::getenv("COURSE_GRADER_ONE_PASS");
+    const bool one_pass = one && std::string(one) == "1";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
         if (o.sanitizer_mode == "only") {
@@ -55,16 +60,13 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
             // --artifacts): the exact checks, beside other gradings' exact checks and memory checks (the GPU
             // lock shared), then the measured ones (timed, or sized by the GPU's memory) with the GPU to
             // themselves (the lock alone; the GPU's performance monitors are sampled only then).
-            // COURSE_GRADER_ONE_PASS=1 runs every check in one process with the GPU to itself instead, as
-            // before the two passes: to measure what the second process costs, on the same GPU.
-            const char* one = std::getenv("COURSE_GRADER_ONE_PASS");
-            const bool one_pass = one && std::string(one) == "1";
             PassReport passes[2];
             bool started = false;  // whether a pass of this lab already ran
             for (int m = 0; m < 2; ++m) {
                 PassReport& p = passes[m];
                 if (one_pass && m == 0) continue;
-                if (!one_pass && pass_checks(*j.lab, m == 1).checks.empty()) continue;
+                const auto in_pass = [m](const RubricCheck& c) { return c.measured == (m == 1); };
+                if (!one_pass && std::none_of(j.lab->checks.begin(), j.lab->checks.end(), in_pass)) continue;
                 if (m == 1 && passes[0].outcome.kind == ProcessOutcome::Kind::TimedOut) {
                     // A lab that hung in its exact checks would hang again: its time limit is not spent twice.
                     p.not_started = "not run: the lab's exact checks reached the time limit (" + num(o.timeout_s, 0) +

@@ -177,10 +177,9 @@ def reporter(labs, output):
 
 def generated(text, marker, part):
     """@p text with everything from the line that starts with @p marker replaced by @p part; None when absent."""
-    at = next((i for i, l in enumerate(text.splitlines(keepends=True)) if l.startswith(marker)), None)
-    if at is None:
-        return None
-    return "".join(text.splitlines(keepends=True)[:at]) + part
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, l in enumerate(lines) if l.startswith(marker)), None)
+    return None if at is None else "".join(lines[:at]) + part
 
 
 def main():
