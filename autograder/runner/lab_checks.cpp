@@ -37,6 +37,10 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
     // before the two passes: to measure what the second process costs, on the same GPU.
     const char* one = std::getenv("COURSE_GRADER_ONE_PASS");
     const bool one_pass = one && std::string(one) == "1";
+    // COURSE_GRADER_MEASURED_ALONE=1 keeps the lock alone for the whole measured pass, as before it was handed
+    // to the lab's program: to compare throughput and figures both ways, on the same GPU.
+    const char* whole = std::getenv("COURSE_GRADER_MEASURED_ALONE");
+    const bool whole_alone = whole && std::string(whole) == "1";
     for (auto& j : jobs) {
         out << "Lab " << j.lab->id << " (" << j.lab->title << ", " << j.tree_label << "): " << std::flush;
         if (o.sanitizer_mode == "only") {
@@ -73,7 +77,13 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                                     " s), so its timed checks were not started";
                     continue;
                 }
-                const FileLock gpu = take_gpu(o.gpu_lock, m == 1 ? GpuUse::Measured : GpuUse::Shared);
+                // The exact pass runs under the lock taken shared here. The measured pass is handed the lock
+                // (--gpu-lock): its program holds it shared too, and takes it alone only around what it times
+                // or sizes by the GPU's free memory, so that its set-up and verification share the GPU. One
+                // pass a lab runs under the lock taken alone here, as before the two passes.
+                const bool handed = m == 1 && !one_pass && !whole_alone;
+                const FileLock gpu =
+                    handed ? FileLock{} : take_gpu(o.gpu_lock, m == 1 ? GpuUse::Measured : GpuUse::Shared);
                 const fs::path scratch = scratch_root / j.target;
                 std::error_code ec;
                 fs::remove_all(scratch, ec);
@@ -81,6 +91,7 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                 std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
                                                 std::to_string(kReportFd), "--artifacts", log_dir.string()};
                 if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
+                if (handed) cmd.insert(cmd.end(), {"--gpu-lock", o.gpu_lock});
                 if (o.quick) cmd.push_back("--quick");
                 p.key = channel_key();
                 // The lab's log holds both passes, one after the other: each starts with a line that says which.
@@ -107,6 +118,7 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
             }
             r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
                          : merge_lab_passes(*j.lab, j.tree_label, passes[0], passes[1]);
+            if (!one_pass && !whole_alone) r.alone_seconds = alone_seconds_of(passes[1].lines, passes[1].key).value_or(-1);
         }
         r.build_seconds = j.build_s;
         r.run_seconds = run_s;

@@ -2,12 +2,8 @@
 #include "locks.hpp"
 
 #include <cuda_runtime_api.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,29 +13,6 @@
 namespace fs = std::filesystem;
 
 namespace grading {
-
-FileLock::~FileLock() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
-FileLock FileLock::take(const std::string& path, bool wait, bool shared) {
-    FileLock l;
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) return l;
-    const int mode = shared ? LOCK_SH : LOCK_EX;
-    int r;
-    while ((r = ::flock(fd, wait ? mode : mode | LOCK_NB)) != 0 && errno == EINTR) {}
-    if (r == 0) l.fd_ = fd;
-    else ::close(fd);
-    return l;
-}
-
-FileLock take_gpu(const std::string& lock, GpuUse use) {
-    // Measured: the gate is held until the GPU is ours, so no shared taker passes it meanwhile. Shared: the
-    // gate is only passed (taken and given back), behind any measurement waiting at it.
-    const FileLock gate = FileLock::take(gpu_lock_gate(lock), true);
-    return FileLock::take(lock, true, use == GpuUse::Shared);
-}
 
 std::string default_gpu_lock() {
     char bus_id[64] = {0};

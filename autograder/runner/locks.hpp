@@ -4,33 +4,13 @@
 /// which submissions from a folder are built.
 #pragma once
 
+#include "gpu_lock.hpp"
+
 #include <cstdio>
 #include <string>
 #include <utility>
 
 namespace grading {
-
-/// A lock on a file, exclusive or shared, held until destroyed (closing the file releases it): the GPU
-/// lock and the grading slots. Every grade process of this machine takes the same files.
-class FileLock {
-public:
-    FileLock() = default;
-    FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-    FileLock& operator=(FileLock&& o) noexcept {
-        std::swap(fd_, o.fd_);
-        return *this;
-    }
-    FileLock(const FileLock&) = delete;
-    FileLock& operator=(const FileLock&) = delete;
-    ~FileLock();
-    /// Waits for the lock (when @p wait), else gives up at once; an empty FileLock when not taken. A
-    /// @p shared lock is held by any number of processes at once, never beside an exclusive one.
-    static FileLock take(const std::string& path, bool wait, bool shared = false);
-    bool held() const { return fd_ >= 0; }
-
-private:
-    int fd_ = -1;
-};
 
 /// The GPU lock's file of the GPU at PCI address @p bus_id ("0000:19:00.0", as CUDA and the driver name it;
 /// the domain's width and the digits' case do not matter): /tmp/course-grader-gpu-0000_19_00_0.lock. One
@@ -44,22 +24,6 @@ inline std::string gpu_lock_for_bus_id(const std::string& bus_id) {
     std::snprintf(name, sizeof name, "/tmp/course-grader-gpu-%04x_%02x_%02x_%x.lock", domain, bus, device, function);
     return name;
 }
-
-/// What a grading does on a GPU, for the GPU lock: measured work (a lab's checks, which time and sample
-/// the GPU's counters, and Nsight Compute, which reads them) runs with the GPU to itself; work whose result
-/// only has to be right (the memory and race check) runs beside other such work, never beside measured work.
-/// Nsight Compute beside memory checks counted the same (.ci/gpu-nsight-beside.sh) but ran 3 to 5 times
-/// longer, near its time limit, so it stays measured work.
-enum class GpuUse { Measured, Shared };
-
-/// The gate beside GPU lock @p lock (<lock>.gate): a grading about to measure holds it while it waits for
-/// the GPU, and one about to share the GPU passes it first, so that shared work that keeps coming never
-/// keeps a measurement waiting.
-inline std::string gpu_lock_gate(const std::string& lock) { return lock + ".gate"; }
-
-/// Takes GPU lock @p lock for @p use, waiting as long as it takes: exclusive for GpuUse::Measured, shared
-/// for GpuUse::Shared, through the gate (gpu_lock_gate; where the gate cannot be opened, the lock alone).
-FileLock take_gpu(const std::string& lock, GpuUse use);
 
 /// The file every grade process of this machine locks while Nsight Compute profiles, whatever GPU it
 /// profiles: measured on a host of four H100s, two Nsight Compute runs at once on different GPUs misread the

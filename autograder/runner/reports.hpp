@@ -23,6 +23,11 @@ struct RunInfo {
 /// @brief The table students read: one row per check, then each failure's message and hint.
 std::string summary_table(const std::vector<LabResult>& labs, const RunInfo& info);
 
+/// @brief Seconds lab @p lab's grading @p r had the GPU alone: what its measured checks' program counted
+/// (LabResult::alone_seconds; all of their time where the runner held the lock alone for them), and
+/// Nsight Compute's run.
+double gpu_alone_seconds(const LabResult& r, const RubricLab& lab);
+
 /// @brief Where a grading's time went, lab by lab (@p labs[i] is the rubric of @p results[i]): building,
 /// the exact checks (the lab program's exact pass), the measured checks (RubricCheck::measured: timed, or
 /// sized by the GPU's memory; they need the GPU to themselves), the memory and race check (its runs summed; they overlap on

@@ -368,6 +368,17 @@ RubricLab pass_checks(const RubricLab& lab, bool measured) {
     return p;
 }
 
+std::optional<double> alone_seconds_of(const std::vector<nlohmann::json>& lines, const std::string& key) {
+    if (lines.empty()) return std::nullopt;
+    const nlohmann::json& last = lines.back();
+    if (!last.is_object() || last.value("event", "") != "done" || !last.contains("key") || last["key"] != key ||
+        !last.contains("alone_seconds") || !last["alone_seconds"].is_number())
+        return std::nullopt;
+    const double s = last["alone_seconds"].get<double>();
+    if (!(s >= 0)) return std::nullopt;
+    return s;
+}
+
 LabResult merge_lab_passes(const RubricLab& lab, const std::string& tree, const PassReport& exact,
                            const PassReport& measured) {
     LabResult parts[2];

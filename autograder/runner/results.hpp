@@ -149,6 +149,10 @@ struct LabResult {
     /// @brief What the lab's checks handed to its workload runs (grading::hand_to_workloads): name and
     /// value, each given back to the workloads as `--workload-arg name=value`.
     std::map<std::string, std::string> workload_args;
+    /// @brief Seconds the lab's measured checks had the GPU to themselves, as the lab's program counted them
+    /// (it held the GPU lock shared and took it alone around what it timed: grading::GpuAlone); -1 where the
+    /// runner held the lock alone for the whole pass instead (one pass a lab).
+    double alone_seconds = -1;
     /// @brief Points earned.
     double points() const;
     /// @brief Points available.
@@ -194,6 +198,10 @@ LabResult merge_lab_passes(const RubricLab& lab, const std::string& tree, const 
 /// first thing wrong with them.
 std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::json>& lines, const ProcessOutcome& outcome,
                             const std::string& key);
+
+/// @brief The seconds a lab's program says, in its last record ("done", with @p key), it had the GPU to
+/// itself; nullopt where it says nothing (it was not handed the GPU lock, or did not reach its end).
+std::optional<double> alone_seconds_of(const std::vector<nlohmann::json>& lines, const std::string& key);
 
 /// @brief Parses JSON-lines text, skipping blank lines and a torn last line.
 std::vector<nlohmann::json> parse_json_lines(const std::string& text);

@@ -65,6 +65,23 @@ std::vector<std::size_t> with_random(std::vector<std::size_t> sizes, const std::
 /// report says "not run on this GPU" otherwise); memory the student's code takes later never skips them.
 bool fitted_at_start(std::size_t bytes);
 
+/// @brief While one lives, this program has the GPU to itself: where the runner handed it the GPU lock
+/// (--gpu-lock, the measured checks' pass), held shared for the whole run, the lock is taken alone, and
+/// other gradings' work waits; the launch hosts are stopped while the program waits for it. Used around
+/// what is timed and what is sized by the GPU's free memory, and nothing else: a speed bench from its
+/// allocations to its last verified call, the inputs past 2^31 elements, Lab 06's sweeps. Nested ones do
+/// nothing more. Where the runner holds the lock itself (the exact pass, one pass a lab), nothing.
+class GpuAlone {
+public:
+    GpuAlone();
+    ~GpuAlone();
+    GpuAlone(const GpuAlone&) = delete;
+    GpuAlone& operator=(const GpuAlone&) = delete;
+};
+
+/// @brief Seconds this program has had the GPU to itself (GpuAlone) so far, over all its checks.
+double gpu_alone_seconds();
+
 /// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).
 bool quick();
 

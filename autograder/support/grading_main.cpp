@@ -11,8 +11,11 @@
 //   labNN_<tree> --pass exact    run only the checks that do not need the GPU to themselves (the runner
 //                                runs them under its GPU lock taken shared)
 //   labNN_<tree> --pass measured run only doctest test suite "measured": the checks that time, or whose
-//                                inputs are sized by the GPU's memory (the runner runs them under its GPU
-//                                lock taken alone); the GPU's performance monitors are sampled only here
+//                                inputs are sized by the GPU's memory; the GPU's performance monitors are
+//                                sampled only here
+//     --gpu-lock PATH            (with --pass measured) the runner hands its GPU lock over: this program
+//                                holds it shared, and alone only around what it times or sizes by the
+//                                GPU's free memory (GpuAlone); its records say for how long
 //   labNN_<tree> --cpu-only      run only the checks in doctest test suite "cpu" (no GPU needed)
 //   labNN_<tree> --thresholds    print each check's threshold as JSON {"check": value, ...} (no GPU needed)
 //   labNN_<tree> --sanitizer-workload
@@ -24,6 +27,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include "gpu_lock.hpp"
 #include "grading.hpp"
 #include "isolation.hpp"
 #include "timed_counters.hpp"
@@ -71,6 +75,7 @@ struct CheckRecord {
     std::vector<std::string> notes;
     std::map<std::string, std::string> workload;  // handed to the workload runs (hand_to_workloads)
     nlohmann::json calls = nlohmann::json::array();  // the profile workload's calls (profile_call_done)
+    double alone_seconds = 0.0;  // with the GPU to this program alone (GpuAlone)
 };
 
 struct State {
@@ -86,6 +91,12 @@ struct State {
     std::map<std::string, std::string> workload_args;  // --workload-arg name=value
     std::string workload_tool;                         // --workload-tool
     std::size_t free_at_start = 0;  // GPU memory free before any student code ran
+    // The GPU lock, where the runner handed it over (--gpu-lock): held shared, alone inside GpuAlone.
+    std::unique_ptr<GpuShare> gpu;
+    int alone_depth = 0;
+    std::chrono::steady_clock::time_point alone_since;
+    double alone_total = 0.0;
+    double alone_waited = 0.0;  // how long the current GpuAlone waited for the lock and the monitors
 } g;
 
 void emit(nlohmann::json line) {
@@ -113,6 +124,7 @@ nlohmann::json end_record(bool passed, double seconds) {
                         {"seconds", seconds}};
     if (!g.current.workload.empty()) j["workload"] = g.current.workload;
     if (!g.current.calls.empty()) j["calls"] = g.current.calls;
+    if (g.gpu) j["alone_seconds"] = g.current.alone_seconds;
     if (g.current.value) {
         j["value"] = *g.current.value;
         j["threshold"] = g.current.threshold;
@@ -142,6 +154,9 @@ struct ReportListener : public doctest::IReporter {
             g.current.cls = Failure::WrongResult;
             if (g.current.message.empty()) g.current.message = "an assertion of this check failed (see the log)";
         }
+        if (g.gpu && g.current.alone_seconds > 0)
+            g.current.notes.push_back("with the GPU to this grading alone for " + fixed(g.current.alone_seconds, 1) + " s of "
+                                      "this check's " + fixed(st.seconds, 1) + " s (the rest ran beside other gradings' work)");
         emit(end_record(passed, st.seconds));
     }
     void test_case_exception(const doctest::TestCaseException& e) override {
@@ -232,6 +247,38 @@ std::vector<std::int64_t> hidden_sizes(const std::string& tag, int count, std::i
 const course::DeviceInfo& device() { return *g.device; }
 bool fitted_at_start(std::size_t bytes) { return g.free_at_start >= bytes; }
 bool quick() { return g.quick; }
+
+GpuAlone::GpuAlone() {
+    if (!g.gpu || g.alone_depth++ > 0) return;
+    // This program's own work queued so far ends before the lock changes hands (an error surfaces at the
+    // next call that checks).
+    cudaDeviceSynchronize();
+    const auto asked = std::chrono::steady_clock::now();
+    g.gpu->alone();
+    timed_counters::take_back();
+    g.alone_since = std::chrono::steady_clock::now();
+    g.alone_waited = std::chrono::duration<double>(g.alone_since - asked).count();
+}
+
+GpuAlone::~GpuAlone() {
+    if (!g.gpu || --g.alone_depth > 0) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - g.alone_since).count();
+    g.alone_total += s;
+    g.current.alone_seconds += s;
+    std::printf("the GPU alone for %.2f s (after %.2f s waiting for it and taking the performance monitors)\n", s,
+                g.alone_waited);
+    std::fflush(stdout);
+    timed_counters::give_back();
+    cudaDeviceSynchronize();  // nothing of this program's runs beside the next one alone
+    try {
+        g.gpu->share();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "grader error: %s\n", e.what());
+        std::abort();
+    }
+}
+
+double gpu_alone_seconds() { return g.alone_total; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
 std::optional<RecordedFailure> current_failure() {
     if (g.current.cls == Failure::None) return std::nullopt;
@@ -328,11 +375,12 @@ int main(int argc, char** argv) {
     bool plan = false, cpu_only = false;
     std::string workload;  // "sanitizer" or "profile": the runner's own items
     std::string pass;      // "exact" or "measured" (--pass); empty: every check
+    std::string gpu_lock;  // --gpu-lock: the GPU lock the runner hands over (with --pass measured only)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
         if (a == "--seed" || a == "--report-fd" || a == "--artifacts" || a == "--workload-arg" || a == "--workload-tool" ||
-            a == "--pass") {
+            a == "--pass" || a == "--gpu-lock") {
             if (!has_value) {
                 std::cerr << argv[0] << ": " << a << " needs a value\n";
                 return 2;
@@ -344,6 +392,10 @@ int main(int argc, char** argv) {
             }
             if (a == "--workload-tool") {
                 g.workload_tool = v;
+                continue;
+            }
+            if (a == "--gpu-lock") {
+                gpu_lock = v;
                 continue;
             }
             if (a == "--pass") {
@@ -446,12 +498,30 @@ int main(int argc, char** argv) {
         emit({{"event", "done"}});
         return rc;
     }
+    if (!gpu_lock.empty()) {
+        if (pass != "measured" || !workload.empty()) {
+            std::cerr << argv[0] << ": --gpu-lock goes with --pass measured only\n";
+            return 2;
+        }
+        // Taken shared before this program's first CUDA call (its context is made on the GPU): from here on,
+        // nothing of this program's runs beside another grading's measurement, and its own measurements
+        // (GpuAlone) wait for the others' shared work to end.
+        try {
+            g.gpu = std::make_unique<GpuShare>(gpu_lock, [] { isolation::stop_hosts(); });
+        } catch (const std::exception& e) {
+            std::cerr << "cannot grade: " << e.what() << std::endl;
+            return 1;
+        }
+    }
     const course::GpuCheck gpu = course::check_gpu();
     if (gpu.status != course::GpuStatus::Ready) {
         std::cerr << "cannot grade: " << gpu.message << std::endl;
         return gpu.exit_code();  // 77 (no GPU) is ctest's skip code
     }
     g.device = course::query_device();
+    // With the GPU alone, where this program holds the GPU lock: the free memory, which another grading's
+    // work would change, and the performance monitors, which the measurements of another take in turn.
+    std::optional<GpuAlone> alone_at_start(std::in_place);
     {
         // Whether the inputs past 2^31 and 2^32 elements run is the GPU's property, decided here, before any student
         // code runs: memory the student's code takes later is the submission's failure, never a skip.
@@ -469,6 +539,7 @@ int main(int argc, char** argv) {
             std::cout << "the GPU's performance monitors cannot be sampled: " << timed_counters::unavailable_reason()
                       << "; the technique of the timed calls is not judged" << std::endl;
     }
+    alone_at_start.reset();
     if (!isolate()) return 1;
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
@@ -487,7 +558,11 @@ int main(int argc, char** argv) {
     doctest_args.push_back(suites.c_str());
     context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
     const int rc = context.run();
-    emit({{"event", "done"}});  // the run reached its end: records missing before this one are the lab's doing
+    // The run reached its end: records missing before this one are the lab's doing. With the GPU lock handed
+    // over, the last record also says how long this program had the GPU to itself (its start's share too).
+    nlohmann::json done = {{"event", "done"}};
+    if (g.gpu) done["alone_seconds"] = g.alone_total;
+    emit(std::move(done));
     if (g.report_fd >= 0) ::close(g.report_fd);  // nothing after this point can add a record
     g.report_fd = -1;
     return rc;

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -167,6 +168,14 @@ void resume(Process& p) {
     if (::killpg(p.pid, SIGCONT) != 0) ::kill(p.pid, SIGCONT);
     p.stopped = false;
 }
+
+}  // namespace
+
+void stop_hosts() {
+    for (Process& p : g.hosts) stop(p);
+}
+
+namespace {
 
 nlohmann::json run_callback(Host h, const nlohmann::json& asked) {
     if (h != Host::Student || !g.callback)
@@ -498,6 +507,12 @@ std::optional<KernelAttributes> graded_attributes(const void* in_process_kernel)
                             reply.value("static_smem", std::size_t(0))};
 }
 
+void start_host(Host host) {
+    const nlohmann::json reply = request(host, {{"op", "ready"}});
+    if (!reply.value("ok", false))
+        throw std::runtime_error("the launch host did not start: " + reply.value("message", std::string()));
+}
+
 void probe_in_student_host() {
     const nlohmann::json reply = request(Host::Student, {{"op", "probe"}});
     if (!reply.value("ok", false))
@@ -602,6 +617,17 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         const double ms = taken[std::uniform_int_distribution<std::size_t>(0, taken.size() - 1)(pace)];
         std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
     };
+    // Where the host's time goes, batch by batch (printed to the lab's log at the end, for tuning).
+    enum Phase { Refill, Quiet, Lead, Timed, Trail, Verify, Phases };
+    double spent[Phases] = {};
+    int batches = 0;
+    const auto run_start = clock::now();
+    auto mark = clock::now();
+    const auto charge = [&](Phase p) {
+        const auto now = clock::now();
+        spent[p] += std::chrono::duration<double>(now - mark).count();
+        mark = now;
+    };
     int repetition = -1;  // the repetition being run (-1: a warm-up)
     // Whether contender c's batch in the repetition being run is one the monitors sample (not timed).
     const auto sampled_now = [&](std::size_t c) {
@@ -616,15 +642,19 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // student's process runs until its own next request continues it, so it cannot launch work while
         // the others are timed, nor touch the inputs being refilled. The peers' host is stopped alike, so
         // that continuing a host costs both the same, and the boundary's cost learnt from the peer holds.
+        ++batches;
+        mark = clock::now();
         for (Process& p : g.hosts) stop(p);
         for (int s = 0; s < calls; ++s)
             if (before_each) before_each(c, slot_of(c, s));
         CUDA_CHECK(cudaDeviceSynchronize());
+        charge(Refill);
         // And on a GPU that holds nothing of anyone else's: what a host queued before it was stopped has
         // drained (looked at after the inputs were refilled, so no work of its can be waiting for that; a
         // host continued meanwhile, to map a buffer, is stopped again first).
         for (Process& p : g.hosts) stop(p);
         wait_until_quiet();
+        charge(Quiet);
         std::vector<std::uint64_t> seeds(static_cast<std::size_t>(calls));
         for (auto& seed : seeds) {
             ++draw;
@@ -649,6 +679,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         } else if (paced) {
             wait_like(leads[c]);
         }
+        charge(Lead);
         const auto t0 = clock::now();
         std::vector<double> gpu;
         {
@@ -658,6 +689,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         }
         for (int s : sampled) first[s] = sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]);
         const auto t1 = clock::now();
+        charge(Timed);
         if (window) {
             std::future<timed_counters::Totals> reading = window->stop();
             trails[c].push_back(window->trail_ms());
@@ -665,6 +697,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         } else if (paced) {
             wait_like(trails[c]);
         }
+        charge(Trail);
         if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         if (gpu_ms) *gpu_ms = std::move(gpu);
         for (int s = 0; s < calls; ++s)
@@ -674,6 +707,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             if (late_output && !*late_output &&
                 sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]) != first[s])
                 *late_output = c;
+        charge(Verify);
     };
     for (int w = 0; w < warmup; ++w)
         for (std::size_t c = 0; c < contenders.size(); ++c) run_once(c, nullptr, nullptr, false);
@@ -715,6 +749,11 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         cost = std::max(0.0, overhead[overhead.size() / 2]);
     }
     if (boundary_ms) *boundary_ms = cost / slots;
+    std::printf("timed across the boundary: %d batches in %.2f s (refilling %.2f, waiting for a quiet GPU %.2f, "
+                "before the clock %.2f, timed %.2f, after it %.2f, verifying %.2f)\n",
+                batches, std::chrono::duration<double>(clock::now() - run_start).count(), spent[Refill], spent[Quiet],
+                spent[Lead], spent[Timed], spent[Trail], spent[Verify]);
+    std::fflush(stdout);
     for (std::size_t c = 0; c < samples.size(); ++c)
         for (double& ms : samples[c]) ms = std::max((ms - cost) / calls_of(c), 1e-6);
     return samples;

@@ -39,6 +39,11 @@ struct LabRegistration {
 /// allocation on; see enable()).
 bool enabled();
 
+/// @brief Stops every launch host (SIGSTOP, each its whole process group) until its next request: while
+/// this program waits for the GPU lock, nothing of the student's runs, so nothing of it runs beside another
+/// grading's measurement.
+void stop_hosts();
+
 /// @brief Called by the check program's main before any allocation: installs the shared allocator and
 /// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
@@ -88,6 +93,10 @@ inline Arg host_floats(const float* p, int count) {
 
 /// @brief A launch host: the student's, or the peers'.
 enum class Host { Student, Peers };
+
+/// @brief Starts @p host's process now, if it is not running, and waits until its CUDA context is made
+/// (no kernel is launched): so that a measurement with the GPU alone does not wait for it.
+void start_host(Host host);
 
 /// @brief Ends @p host's process, if it runs: the next call starts a new one, with nothing of the calls
 /// before (the speed benches start so: a lab's timed calls cannot use state its earlier calls left, and

@@ -310,6 +310,10 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
                 // The grader's probe kernel, between two calls of the profile workload (never in a graded run).
                 cudaDeviceSynchronize();
                 run_profile_probe();
+            } else if (op == "ready") {
+                // Started: the CUDA context made, nothing launched (the check program starts a host so
+                // before it has the GPU alone).
+                CUDA_CHECK(cudaFree(nullptr));
             } else if (op == "quit") {
                 end_after = true;
             } else {

@@ -204,6 +204,21 @@ inline void fresh_student_process() {
     if (isolation::enabled()) isolation::restart(isolation::Host::Student);
 }
 
+/// @brief The first member of every speed bench: the student's process started anew (fresh_student_process(),
+/// beside other gradings' work), then the GPU to this grading alone (GpuAlone) for the bench's whole life:
+/// its buffers, which a quarter of the GPU's memory may hold and which another grading's inputs past 2^31
+/// elements must find free, its references, its gate and its timed calls.
+class BenchStart {
+    struct Restarted {
+        Restarted() {
+            fresh_student_process();
+            // Its start (a process and a CUDA context) beside other gradings' work too.
+            if (isolation::enabled()) isolation::start_host(isolation::Host::Student);
+        }
+    } restarted_;
+    GpuAlone alone_;
+};
+
 /// @brief The number of the student's next timed call, which seeds its input: it counts on across rounds
 /// and checks, so that no call ever sees contents seen before.
 inline int& timed_call_number() {
@@ -249,7 +264,9 @@ inline void profile_batch(const Contenders& contenders, const VerifiedCalls& cal
 /// (isolation.hpp), all three are timed across the same boundary, a batch of `calls.slots` calls a run
 /// (isolation::time_across()); else with events in this process, one call a run.
 inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls& calls) {
-    const int warmup = 2, repetitions = quick() ? 5 : 15;
+    // One warm-up batch a contender, then 9 timed ones: medians of 9 interleaved batches of 8 calls each (a
+    // near miss is measured again, measure_against()); the GPU is this grading's alone meanwhile.
+    const int warmup = 1, repetitions = quick() ? 5 : 9;
     Timings t;
     int& call = timed_call_number();
     const auto select = [&](int slot) { calls.select(slot, call); };

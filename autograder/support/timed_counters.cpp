@@ -54,8 +54,13 @@ constexpr std::size_t kOptionalCount = sizeof(kOptionalMetrics) / sizeof(kOption
 static_assert(kOptionalCount == sizeof(Totals::optional) / sizeof(Totals::optional[0]), "one field a metric");
 constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
 constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
-constexpr std::uint32_t kMaxSamples = 4096;      // 0.4 s of samples a window (a longer one is judged on its start)
-constexpr int kImages = 4;                       // counter data images in the ring (State::images)
+// 0.1 s of samples a window (a longer one is judged on its start): a timed batch takes 10 to 25 ms for the
+// references. A window whose image is not ready yet (initialised on the side: some 50 to 150 ms on an H100
+// for 4096 samples) waits for it in its lead, which every other batch of the student's then copies: with
+// 4096 samples and 4 images Lab 06's 32 strides waited longer than they were timed (H100: 6.6 s before and
+// 3.7 s after the batches against 3.9 s timed, a curve); with 1024 and 8, 3.6 s and 0.7 s against 3.9 s.
+constexpr std::uint32_t kMaxSamples = 1024;
+constexpr int kImages = 8;                       // counter data images in the ring (State::images)
 
 struct State {
     bool opened = false;
@@ -83,6 +88,8 @@ struct State {
     int next = 0;                     // the image of the next window
     std::shared_future<void> decoded; // the last window's decode
     std::mutex evaluating;            // one evaluation at a time on the host object
+    std::string taken_back;           // why the sampler could not be taken back ("" when it could)
+    bool may_take = false;            // given back, and may be taken again (take_back())
 } g;
 
 std::string result_text(CUptiResult r) {
@@ -104,6 +111,8 @@ bool step(const char* what, F&& call, std::string& reason) {
 }
 
 bool initialise(int i, std::string& why);
+bool take();
+void release();
 
 // A host object for PM sampling on this chip, in @p object; false with CUPTI's words in @p why.
 bool host_object(CUpti_Profiler_Host_Object*& object, std::string& why) {
@@ -223,10 +232,19 @@ bool configure() {
     if (const char* probe = std::getenv("COURSE_TIMED_COUNTERS_PROBE")) add_metrics(split_list(probe), "probe");
     for (const auto& n : g.names) g.name_ptrs.push_back(n.c_str());
     if (!config_image(g.host, g.name_ptrs, g.config, g.reason)) return false;
-    // Taken for the whole run: the device's sampler is one, and a process started later (the student's)
-    // can no longer take it.
+    return take();
+}
+
+// Takes the device's sampler and configures it, and makes the images ready on the side; false, with
+// CUPTI's words in g.reason, when it cannot.
+bool take() {
+    int ordinal = 0;
+    if (cudaGetDevice(&ordinal) != cudaSuccess) {
+        g.reason = "no current CUDA device";
+        return false;
+    }
     CUpti_PmSampling_Enable_Params enable{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
-    enable.deviceIndex = index;
+    enable.deviceIndex = static_cast<std::size_t>(ordinal);
     bool enabled = false;
     for (int attempt = 0; attempt < 20 && !enabled; ++attempt) {
         enabled = step("cuptiPmSamplingEnable", [&] { return cuptiPmSamplingEnable(&enable); }, g.reason);
@@ -254,24 +272,33 @@ bool configure() {
     for (auto& image : g.images) image.assign(data.counterDataSize, 0);
     // Made ready from the start, on the side (a window that finds its image not ready yet waits for it, in
     // its lead): a first window that initialised its own would wait for it the most.
-    for (int i = 0; i < kImages; ++i)
+    for (int i = 0; i < kImages; ++i) {
+        g.ready[i] = false;
         g.busy[i] = std::async(std::launch::async, [i] {
             std::string why;
             return initialise(i, why);
         });
+    }
     // Given back when the program ends, however it returns from main, so that the next program's profiler
     // finds the monitors free.
-    std::atexit([] {
-        if (!g.sampler) return;
-        for (auto& b : g.busy)
-            if (b.valid()) b.wait();
-        CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
-        disable.pPmSamplingObject = g.sampler;
-        cuptiPmSamplingDisable(&disable);
-        g.sampler = nullptr;
-        g.ok = false;
-    });
+    static const bool registered = [] {
+        std::atexit(release);
+        return true;
+    }();
+    (void)registered;
     return true;
+}
+
+// Gives the device's sampler back, once the work on the side is done with it.
+void release() {
+    if (!g.sampler) return;
+    for (auto& b : g.busy)
+        if (b.valid()) b.wait();
+    if (g.decoded.valid()) g.decoded.wait();
+    CUpti_PmSampling_Disable_Params disable{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
+    disable.pPmSamplingObject = g.sampler;
+    cuptiPmSamplingDisable(&disable);
+    g.sampler = nullptr;
 }
 
 }  // namespace
@@ -314,6 +341,10 @@ void turn_off(const std::string& reason) {
 
 bool available() { return false; }
 
+void give_back() {}
+
+void take_back() {}
+
 const std::string& unavailable_reason() { return g.reason; }
 
 Window::Window() = default;
@@ -335,6 +366,16 @@ void turn_off(const std::string& reason) {
     g.opened = true;
     g.ok = false;
     g.reason = reason;
+}
+
+void give_back() {
+    g.may_take = false;
+    if (g.ok) release();
+}
+
+void take_back() {
+    // Taken by the first window that needs it (most sections that have the GPU alone sample nothing).
+    g.may_take = true;
 }
 
 bool available() { return g.ok; }
@@ -434,6 +475,20 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
 
 Window::Window() {
     if (!g.ok) return;
+    if (!g.sampler && g.may_take) {
+        // Taken back for this measurement, and its images made ready, before the window's own time starts:
+        // what the first window waits here is no part of the wait every other batch copies (lead_ms()).
+        if (take()) {
+            for (int i = 0; i < kImages; ++i)
+                if (g.busy[i].valid()) g.ready[i] = g.busy[i].get();
+        } else {
+            g.taken_back = g.reason;
+            release();  // whatever part of it was taken
+        }
+        g.may_take = false;
+    }
+    if (!g.sampler)
+        throw CountersTaken("the GPU's performance counters could not be taken back for this measurement (" + g.taken_back + ")");
     // From here to the batch's start is what a batch that is not sampled waits too (lead_ms()), waits for
     // the last window's decode or for a ready image included.
     const double t0 = now_ms();

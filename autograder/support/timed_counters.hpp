@@ -173,10 +173,20 @@ struct CountersTaken : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// @brief At the start of a graded run, before any student code: takes the device's PM sampling for the
-/// whole run (so that nothing started later can take it) and configures it. Returns false, with the reason
+/// @brief At the start of a graded run, before any student code: takes the device's PM sampling (for the
+/// whole run, unless given back: give_back()) and configures it. Returns false, with the reason
 /// in unavailable_reason(), where this GPU or machine does not allow it.
 bool open();
+
+/// @brief Gives the device's PM sampling back (after open()), while this program shares the GPU with other
+/// gradings, whose own measurements take it in turn (the device has one sampler); take_back() takes it
+/// again before the next measurement, with the GPU to this program alone (grading::GpuAlone).
+void give_back();
+
+/// @brief Lets the next Window take the PM sampling back after give_back() (before its batch's time starts).
+/// Where it cannot (something took it meanwhile: only the processes running student code run beside this
+/// program's measurements), that Window throws CountersTaken.
+void take_back();
 
 /// @brief Instead of open(): the monitors are not used in this run, for @p reason.
 void turn_off(const std::string& reason);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <fstream>
 #include <map>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -365,16 +366,19 @@ TEST_CASE("where the time went: each check's seconds under its kind, the timed o
                 check("memory and race check", 7.0), check("shared memory used", 9.0), check("no bank conflicts", 9.0)};
     LabResult second = r;
     second.id = "02";
+    r.alone_seconds = 3.0;  // lab 01's program had the GPU alone 3 s of its measured checks' 20
+    // lab 02's: -1, the runner held the lock alone for the whole pass (one pass a lab): all 20 s alone
     const std::string text = time_breakdown({r, second}, {&lab, &lab}, true);
-    // lab 01: build 4.0, exact 2.0, measured 20.0, memory check 7.0, Nsight 9.0 (one run judges both items)
-    CHECK(text.find("01    4.0      2.0            20.0              7.0            9.0\n") != std::string::npos);
-    CHECK(text.find("all   8.0      4.0            40.0              14.0           18.0\n") != std::string::npos);
-    CHECK(text.find("GPU to itself (the measured checks: timed, or sized by the GPU's memory): 40.0 s; could share the "
-                    "GPU (exact checks, memory check, Nsight Compute): 36.0 s\n") != std::string::npos);
-    // Held alone: measured 40.0 + Nsight 18.0; shared: exact 4.0 + the memory check's 14.0.
-    CHECK(text.find("the GPU lock: held alone for the measured checks and Nsight Compute, 58.0 s; shared with other "
-                    "gradings' exact checks and memory checks for the exact checks and the memory check, 18.0 s\n") !=
-          std::string::npos);
+    // lab 01: build 4.0, exact 2.0, measured 20.0 (3.0 alone), memory check 7.0, Nsight 9.0 (one run judges both items)
+    CHECK(text.find("01    4.0      2.0            20.0              3.0         7.0            9.0\n") != std::string::npos);
+    CHECK(text.find("02    4.0      2.0            20.0              20.0        7.0            9.0\n") != std::string::npos);
+    CHECK(text.find("all   8.0      4.0            40.0              23.0        14.0           18.0\n") != std::string::npos);
+    // Alone: 23.0 of the measured checks + Nsight 18.0; beside others: exact 4.0 + the measured checks' other
+    // 17.0 + the memory check's 14.0.
+    CHECK(text.find("GPU to itself (what the measured checks time or size by the GPU's memory, and Nsight Compute): "
+                    "41.0 s; beside other gradings' work (exact checks, the rest of the measured checks, memory check): "
+                    "35.0 s\n") != std::string::npos);
+    CHECK(text.find("the GPU lock: held alone 41.0 s, shared 35.0 s\n") != std::string::npos);
     CHECK(time_breakdown({r}, {&lab}, false).find("the GPU lock") == std::string::npos);
 }
 
@@ -443,6 +447,92 @@ TEST_CASE("the GPU lock: measured work alone, shared work together, and a waitin
         CHECK(order == std::vector<std::string>{"measured", "measured done", "later shared"});
     }
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a measured pass holds the GPU lock shared, alone only around what it times, and two of them never "
+          "wait for each other") {
+    char dir_template[] = "/tmp/gpu-share-test-XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string dir = dir_template, lock = dir + "/gpu.lock";
+    const auto try_shared = [&] { return FileLock::take(lock, false, true).held(); };
+    const auto try_alone = [&] { return FileLock::take(lock, false).held(); };
+    {
+        int waits = 0;
+        GpuShare a(lock, [&] { ++waits; });
+        CHECK_FALSE(a.is_alone());
+        CHECK(try_shared());       // another grading's exact checks run beside its set-up
+        CHECK_FALSE(try_alone());  // no other measurement does
+        a.alone();
+        CHECK(a.is_alone());
+        CHECK_FALSE(try_shared());  // nothing beside what it times
+        a.alone();                  // already alone: nothing more
+        a.share();
+        CHECK(try_shared());
+        CHECK(waits == 2);  // the student's processes were stopped before each wait
+    }
+    CHECK(try_alone());  // given back with the program
+    {
+        // Two measured passes at once, each switching to alone and back many times: each is alone only
+        // while the other is not on the GPU at all, and neither waits for the other forever (each gives its
+        // shared hold back before it waits).
+        std::atomic<int> alone_now{0}, most{0}, done{0};
+        const auto program = [&] {
+            GpuShare share(lock, nullptr);
+            for (int i = 0; i < 20; ++i) {
+                share.alone();
+                const int now = ++alone_now;
+                int seen = most.load();
+                while (now > seen && !most.compare_exchange_weak(seen, now)) {}
+                CHECK_FALSE(try_shared());
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                --alone_now;
+                share.share();
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            ++done;
+        };
+        std::thread first(program), second(program);
+        first.join();
+        second.join();
+        CHECK(done == 2);
+        CHECK(most == 1);
+    }
+    {
+        // Alone behind another grading's exact checks: it waits until they end, and exact checks that come
+        // after it wait behind it (the gate), not beside the first.
+        auto exact = std::make_unique<FileLock>(take_gpu(lock, GpuUse::Shared));
+        GpuShare share(lock, nullptr);
+        std::atomic<bool> alone{false};
+        std::thread measure([&] {
+            share.alone();
+            alone = true;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        CHECK_FALSE(alone.load());
+        exact.reset();
+        measure.join();
+        CHECK(alone.load());
+        CHECK_FALSE(try_shared());
+        share.share();
+        CHECK(try_shared());
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the seconds a measured pass had the GPU alone: from its own last record, with the run's key") {
+    std::vector<json> lines = keyed({start("fast"), end_pass("fast")}, "k");
+    CHECK_FALSE(alone_seconds_of(lines, "k").has_value());  // not handed the lock: says nothing
+    lines.back()["alone_seconds"] = 2.5;
+    REQUIRE(alone_seconds_of(lines, "k").has_value());
+    CHECK(*alone_seconds_of(lines, "k") == doctest::Approx(2.5));
+    CHECK_FALSE(alone_seconds_of(lines, "other").has_value());  // not this run's
+    lines.back()["alone_seconds"] = -1.0;
+    CHECK_FALSE(alone_seconds_of(lines, "k").has_value());
+    lines.back()["alone_seconds"] = "2";
+    CHECK_FALSE(alone_seconds_of(lines, "k").has_value());
+    lines.pop_back();  // the run did not reach its end
+    CHECK_FALSE(alone_seconds_of(lines, "k").has_value());
+    CHECK_FALSE(alone_seconds_of({}, "k").has_value());
 }
 
 TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-shared test both ways") {

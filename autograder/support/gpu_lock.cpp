@@ -1,0 +1,61 @@
+// The GPU lock (see gpu_lock.hpp).
+#include "gpu_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace grading {
+
+FileLock::~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+FileLock FileLock::take(const std::string& path, bool wait, bool shared) {
+    FileLock l;
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) return l;
+    const int mode = shared ? LOCK_SH : LOCK_EX;
+    int r;
+    while ((r = ::flock(fd, wait ? mode : mode | LOCK_NB)) != 0 && errno == EINTR) {}
+    if (r == 0) l.fd_ = fd;
+    else ::close(fd);
+    return l;
+}
+
+FileLock take_gpu(const std::string& lock, GpuUse use) {
+    // Measured: the gate is held until the GPU is ours, so no shared taker passes it meanwhile. Shared: the
+    // gate is only passed (taken and given back), behind any measurement waiting at it.
+    const FileLock gate = FileLock::take(gpu_lock_gate(lock), true);
+    return FileLock::take(lock, true, use == GpuUse::Shared);
+}
+
+GpuShare::GpuShare(std::string lock, std::function<void()> before_wait)
+    : lock_(std::move(lock)), before_wait_(std::move(before_wait)) {
+    held_ = take_gpu(lock_, GpuUse::Shared);
+    if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
+}
+
+void GpuShare::alone() {
+    if (alone_) return;
+    held_ = FileLock{};  // given back first: another program may be waiting alone for it, holding the gate
+    if (before_wait_) before_wait_();
+    held_ = take_gpu(lock_, GpuUse::Measured);
+    if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
+    alone_ = true;
+}
+
+void GpuShare::share() {
+    if (!alone_) return;
+    held_ = FileLock{};
+    if (before_wait_) before_wait_();
+    held_ = take_gpu(lock_, GpuUse::Shared);
+    if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
+    alone_ = false;
+}
+
+}  // namespace grading
