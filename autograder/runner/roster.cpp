@@ -17,10 +17,12 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -120,7 +122,9 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
     std::condition_variable cv;
     std::deque<Built> ready;
     std::size_t next = 0, builders_left = 0, done = 0, failed = 0;
-    double gpu_total = 0, build_total = 0;
+    double gpu_total = 0, build_total = 0, alone_total = 0;
+    const char* side = std::getenv("COURSE_GRADER_SIDE_BY_SIDE");
+    const bool side_by_side = side && std::string(side) == "1";
     const fs::file_time_type started = fs::file_time_type::clock::now();  // reports use artifacts from here on
     const auto start = std::chrono::steady_clock::now();
     const unsigned builders = std::max(1u, std::min<unsigned>(static_cast<unsigned>(GRADER_SLOTS) - 1u,
@@ -181,14 +185,29 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
         std::vector<std::ostringstream> logs(batch.size());
         std::vector<double> gpu_s(batch.size(), 0.0);
         if (ro.gpu) {
-            // Each step takes the GPU lock as it needs it (locks.hpp), as in grade.
+            // Each step takes the GPU lock as it needs it (locks.hpp), as in grade: the batch's submissions
+            // one after another. COURSE_GRADER_SIDE_BY_SIDE=1 checks them side by side instead, a thread each
+            // (their exact checks share the GPU; each lab's measured checks have it alone only around what they
+            // time): whether that grades a roster faster on one GPU is not measured yet (four ctest runs at once
+            // on one H100 were slower than one after another).
             std::vector<SanitizerTask> tasks;
-            for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
+            std::vector<std::optional<int>> codes(batch.size());
+            const auto check = [&](std::size_t i) {
                 const auto t0 = std::chrono::steady_clock::now();
-                const fs::path dir = ro.out / "students" / batch[i].student;
-                if (const auto code = run_checks(o, batch[i].jobs, dir, infos[i], results[i], logs[i])) special = *code;
-                else queue_sanitizer(o, batch[i].jobs, results[i], dir, infos[i].seed, tasks);
+                codes[i] = run_checks(o, batch[i].jobs, ro.out / "students" / batch[i].student, infos[i], results[i],
+                                      logs[i]);
                 gpu_s[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            };
+            if (side_by_side) {
+                std::vector<std::thread> checkers;
+                for (std::size_t i = 0; i < batch.size(); ++i) checkers.emplace_back(check, i);
+                for (auto& t : checkers) t.join();
+            } else {
+                for (std::size_t i = 0; i < batch.size() && !(i > 0 && codes[i - 1]); ++i) check(i);
+            }
+            for (std::size_t i = 0; i < batch.size() && special == 0; ++i) {
+                if (codes[i]) special = *codes[i];
+                else queue_sanitizer(o, batch[i].jobs, results[i], ro.out / "students" / batch[i].student, infos[i].seed, tasks);
             }
             if (special != 0) break;
             std::ostringstream san_log;
@@ -221,6 +240,8 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
             std::lock_guard<std::mutex> lock(m);
             ++done;
             gpu_total += gpu_s[i];
+            for (std::size_t k = 0; k < results[i].size() && k < labs.size(); ++k)
+                alone_total += gpu_alone_seconds(results[i][k], *labs[k]);
             build_total += b.build_s;
             const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
             std::cout << "[" << done << "/" << total << "] " << b.student << ": " << summary.value("status", "") << " "
@@ -246,7 +267,8 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
     std::cout << "graded " << done << " submission(s) in " << num(wall, 1) << " s wall"
               << (done ? " (" + num(wall / static_cast<double>(done), 1) + " s each; build " +
                              num(build_total / static_cast<double>(done), 1) + " s and GPU " +
-                             num(gpu_total / static_cast<double>(done), 1) + " s a submission)"
+                             num(gpu_total / static_cast<double>(done), 1) + " s a submission, " +
+                             num(alone_total / static_cast<double>(done), 1) + " s of it with the GPU alone)"
                        : std::string())
               << "\n";
     const auto missing = write_gradebook(ro.out, all, rubric);
