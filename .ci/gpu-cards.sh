@@ -11,7 +11,7 @@
 #
 #   ARGS0="-R lab03_" ARGS1="-R lab02_" ARGS2="-R lab06_" ARGS3="-R lab05_" AB=1 bash .ci/gpu-cards.sh
 #
-# GRADE=0 leaves the gradings out. LIMIT (default 570) seconds from the start bound everything after the
+# GRADE=0 leaves the gradings out; ROSTER_N=n grades a roster of n on card 1 first. LIMIT (default 570) seconds from the start bound everything after the
 # build. Logs under $OUT/cards.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,12 @@ card() {  # $1: the work's card number
     fi
     [[ $k == 2 ]] && grade_on $gpu starters --tree student "${quiet[@]}"
   fi
+  # ROSTER_N: card 1 grades a roster of that many generated submissions first (.ci/gpu-roster.sh, none graded
+  # again alone): the batch's submissions are checked side by side on the one GPU.
+  if [[ $k == 1 && -n ${ROSTER_N:-} ]]; then
+    CUDA_VISIBLE_DEVICES=$gpu BUILD=build-gpu N=$ROSTER_N K=0 ROSTER_LIMIT=$(left) bash .ci/gpu-roster.sh > "$L/roster.log" 2>&1
+    tail -4 /tmp/roster-run/roster.log >> "$L/roster.log" 2>/dev/null
+  fi
   local args="ARGS$k"
   [[ -n ${!args:-} ]] && cards $gpu "${!args}" gpu$k
 }
@@ -59,4 +65,8 @@ for f in gpu0 gpu1 gpu2 gpu3; do
   [[ -f $L/$f.log ]] || continue
   echo "== $f ($(tail -1 "$L/$f.log"); 124: cut at the limit)"; summary "$L/$f.log"
 done
+[[ -f $L/roster.log ]] && { echo "== roster (card 1)"; cat "$L/roster.log"; }
+# The labs' own logs of the last gradings (the measured pass says where its time with the GPU alone went),
+# as one file: a call brings back only a few.
+[[ -n ${OUT:-} ]] && tar czf "$OUT/lab-logs.tgz" build-gpu/grading/*.log 2>/dev/null
 echo "== done at ${SECONDS}s"

@@ -5,7 +5,9 @@
 # and Nsight Compute), then each speed check's figure both ways, and how long each grading held the lock
 # each way. Figures are compared within this one call only.
 #
-#   bash .ci/gpu-lock-overlap.sh          (after a build in $BUILD; logs under $OUT/overlap when set)
+#   bash .ci/gpu-lock-overlap.sh          (after a build in $BUILD; logs under $OUT/overlap when set;
+#                                          GRADE_ARGS: more arguments to every grading, e.g.
+#                                          "--sanitizer off --profile off")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
@@ -13,12 +15,12 @@ L=${OUT:-/tmp}/overlap
 rm -rf "$L" && mkdir -p "$L"
 [[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
 t0=$SECONDS
-"$BUILD/grade" --tree solution --no-build --results "$L/alone.json" > "$L/alone.log" 2>&1
+"$BUILD/grade" --tree solution --no-build ${GRADE_ARGS:-} --results "$L/alone.json" > "$L/alone.log" 2>&1
 echo "== alone: rc $?, $((SECONDS - t0)) s"
 t0=$SECONDS
-"$BUILD/grade" --tree solution --no-build --lab 01 --lab 03 --lab 05 --results "$L/a.json" > "$L/a.log" 2>&1 &
+"$BUILD/grade" --tree solution --no-build ${GRADE_ARGS:-} --lab 01 --lab 03 --lab 05 --results "$L/a.json" > "$L/a.log" 2>&1 &
 a=$!
-"$BUILD/grade" --tree solution --no-build --lab 02 --lab 04 --lab 06 --results "$L/b.json" > "$L/b.log" 2>&1
+"$BUILD/grade" --tree solution --no-build ${GRADE_ARGS:-} --lab 02 --lab 04 --lab 06 --results "$L/b.json" > "$L/b.log" 2>&1
 rb=$?
 wait $a
 ra=$?
