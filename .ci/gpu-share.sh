@@ -3,8 +3,9 @@
 # on the GPUs of one machine (nvidia-h100-x4 or -x2), in one call: build once, then
 #   card 0: the solutions graded so, then with COURSE_GRADER_MEASURED_ALONE=1 (the lock alone for the whole
 #           measured pass, as before), then so again: each lab's time alone and each speed figure, both ways,
-#           on one GPU;
+#           on one GPU; then the ctest tests of ARGS0;
 #   card 1: .ci/gpu-lock-overlap.sh: the solutions graded alone, then as two gradings at once on one GPU;
+#           then the ctest tests of ARGS1;
 #   card 2: the starters graded, then the ctest tests of ARGS2;
 #   card 3: the ctest tests of ARGS3, then with ROSTER_N set a roster of that many generated submissions
 #           (.ci/gpu-roster.sh, none graded again alone) (a card past the machine's last is its card k mod the
@@ -39,8 +40,10 @@ card() {
   case $k in
     0) grade_on $gpu handed-1 --tree solution --no-build $GRADE_ARGS --results "$L/handed-1.json"
        (export COURSE_GRADER_MEASURED_ALONE=1; grade_on $gpu whole-alone --tree solution --no-build $GRADE_ARGS --results "$L/whole-alone.json")
-       grade_on $gpu handed-2 --tree solution --no-build $GRADE_ARGS --results "$L/handed-2.json" ;;
-    1) CUDA_VISIBLE_DEVICES=$gpu BUILD=build-gpu GRADE_ARGS="$GRADE_ARGS" OUT=$L timeout "$(left)" bash .ci/gpu-lock-overlap.sh > "$L/overlap.log" 2>&1 ;;
+       grade_on $gpu handed-2 --tree solution --no-build $GRADE_ARGS --results "$L/handed-2.json"
+       tests_on $gpu "${ARGS0:-}" gpu0 ;;
+    1) CUDA_VISIBLE_DEVICES=$gpu BUILD=build-gpu GRADE_ARGS="$GRADE_ARGS" OUT=$L timeout "$(left)" bash .ci/gpu-lock-overlap.sh > "$L/overlap.log" 2>&1
+       tests_on $gpu "${ARGS1:-}" gpu1 ;;
     2) grade_on $gpu starters --tree student $GRADE_ARGS; tests_on $gpu "${ARGS2:-}" gpu2 ;;
     3) tests_on $gpu "${ARGS3:-}" gpu3
        if [[ -n ${ROSTER_N:-} ]]; then
@@ -69,7 +72,7 @@ if [[ -f $L/handed-1.log && -f $L/whole-alone.log ]]; then
 fi
 [[ -f $L/overlap.log ]] && { echo "== overlap (card 1)"; cat "$L/overlap.log"; }
 [[ -f $L/roster.log ]] && { echo "== roster (card 3)"; cat "$L/roster.log"; grep -E "GPU to itself|held alone|a submission" "$L/roster-grade.log" | tail -5; }
-for f in gpu2 gpu3; do
+for f in gpu0 gpu1 gpu2 gpu3; do
   [[ -f $L/$f.log ]] || continue
   echo "== $f ($(tail -1 "$L/$f.log"); 124: cut at the limit)"; summary "$L/$f.log"
 done
