@@ -79,9 +79,6 @@ public:
     GpuAlone& operator=(const GpuAlone&) = delete;
 };
 
-/// @brief Seconds this program has had the GPU to itself (GpuAlone) so far, over all its checks.
-double gpu_alone_seconds();
-
 /// @brief True when `--quick` was given: speed checks use fewer repetitions (for smoke tests only).
 bool quick();
 

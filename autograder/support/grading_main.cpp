@@ -278,7 +278,6 @@ GpuAlone::~GpuAlone() {
     }
 }
 
-double gpu_alone_seconds() { return g.alone_total; }
 bool current_check_failed() { return g.current.cls != Failure::None; }
 std::optional<RecordedFailure> current_failure() {
     if (g.current.cls == Failure::None) return std::nullopt;
