@@ -17,7 +17,9 @@ FileLock::~FileLock() {
 
 FileLock FileLock::take(const std::string& path, bool wait, bool shared) {
     FileLock l;
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    // A lock file another user made (their umask took its write bits) still locks: flock needs no write.
+    if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return l;
     const int mode = shared ? LOCK_SH : LOCK_EX;
     int r;
