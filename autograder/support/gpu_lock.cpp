@@ -38,26 +38,23 @@ FileLock take_gpu(const std::string& lock, GpuUse use) {
 
 GpuShare::GpuShare(std::string lock, std::function<void()> before_wait)
     : lock_(std::move(lock)), before_wait_(std::move(before_wait)) {
-    held_ = take_gpu(lock_, GpuUse::Shared);
-    if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
+    take(GpuUse::Shared, false);
 }
 
 void GpuShare::alone() {
-    if (alone_) return;
-    held_ = FileLock{};  // given back first: another program may be waiting alone for it, holding the gate
-    if (before_wait_) before_wait_();
-    held_ = take_gpu(lock_, GpuUse::Measured);
-    if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
-    alone_ = true;
+    if (!alone_) take(GpuUse::Measured, true);
 }
 
 void GpuShare::share() {
-    if (!alone_) return;
-    held_ = FileLock{};
-    if (before_wait_) before_wait_();
-    held_ = take_gpu(lock_, GpuUse::Shared);
+    if (alone_) take(GpuUse::Shared, true);
+}
+
+void GpuShare::take(GpuUse use, bool stop_first) {
+    held_ = FileLock{};  // given back first: another program may be waiting for it, holding the gate
+    if (stop_first && before_wait_) before_wait_();
+    held_ = take_gpu(lock_, use);
     if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
-    alone_ = false;
+    alone_ = use == GpuUse::Measured;
 }
 
 }  // namespace grading

@@ -77,6 +77,9 @@ public:
     bool is_alone() const { return alone_; }
 
 private:
+    // Gives the held lock back, runs before_wait_ (when @p stop_first), and takes the lock for @p use.
+    void take(GpuUse use, bool stop_first);
+
     std::string lock_;
     std::function<void()> before_wait_;
     FileLock held_;
