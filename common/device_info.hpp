@@ -17,6 +17,9 @@ namespace course {
 inline constexpr int kExitNoGpu = 77;
 /// @brief Exit status when a GPU is present but this build cannot use it (driver too old, no code for its architecture).
 inline constexpr int kExitUnsupportedGpu = 78;
+/// @brief Exit status of a grading whose measurements something outside it kept disturbing (the GPU busy with
+/// another process's work, or its performance monitors held by one), so that no verdict could be given.
+inline constexpr int kExitGpuDisturbed = 75;
 
 /// @brief Properties of one CUDA device, read from the runtime.
 struct DeviceInfo {

@@ -30,6 +30,11 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed) {
     return o.secret ? secret_line(secret_for_run(*o.secret, seed)) : std::string();
 }
 
+namespace {
+// How many times a lab's measured pass runs where something outside the grading keeps disturbing it.
+constexpr int kDisturbedTries = 3;
+}  // namespace
+
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, RunInfo& info,
                               std::vector<LabResult>& results, std::ostream& out) {
     const fs::path scratch_root = fs::path(o.build_dir) / "grading" / "scratch";
@@ -82,39 +87,54 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                 // or sizes by the GPU's free memory, so that its set-up and verification share the GPU. One
                 // pass a lab runs under the lock taken alone here, as before the two passes.
                 const bool handed = m == 1 && !one_pass && !whole_alone;
-                const FileLock gpu =
-                    handed ? FileLock{} : take_gpu(o.gpu_lock, m == 1 ? GpuUse::Measured : GpuUse::Shared);
-                const fs::path scratch = scratch_root / j.target;
-                std::error_code ec;
-                fs::remove_all(scratch, ec);
-                fs::create_directories(scratch);
-                std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
-                                                std::to_string(kReportFd), "--artifacts", log_dir.string()};
-                if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
-                if (handed) cmd.insert(cmd.end(), {"--gpu-lock", o.gpu_lock});
-                if (o.quick) cmd.push_back("--quick");
-                p.key = channel_key();
-                // The lab's log holds both passes, one after the other: each starts with a line that says which.
-                std::ofstream(j.log, std::ios::app)
-                    << "\n== " << (one_pass ? "every check" : m == 1 ? "the measured checks (timed, or sized by the GPU's memory)"
-                                                               : "the exact checks")
-                    << " of lab " << j.lab->id << ", in a process of their own ==\n";
-                std::string records;
-                double pass_s = 0;
-                p.outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), pass_s, scratch.string(), &records, p.key,
-                                             secret_input(o, info.seed));
-                p.outcome.timeout_s = o.timeout_s;
-                run_s += pass_s;
-                // 77 and 78 are believed only from a program that had not started its checks, in the lab's
-                // first pass: a lab's code that ends the process with them, or leaves the GPU unusable for
-                // the next pass, must not turn a grade into "no GPU" (the pass's checks are charged instead).
-                if (!started && p.outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
-                    (p.outcome.code == course::kExitNoGpu || p.outcome.code == course::kExitUnsupportedGpu)) {
-                    std::cerr << "\n" << read_text_file(j.log.string()).value_or("");
-                    return p.outcome.code;
+                // A measured pass that something outside this grading disturbed ends with no verdict (the GPU
+                // stayed busy, or its monitors taken, with the student's process ended): it runs again, up to
+                // kDisturbedTries times in all, and past that the grading stops with no verdict at all.
+                for (int attempt = 1;; ++attempt) {
+                    const FileLock gpu =
+                        handed ? FileLock{} : take_gpu(o.gpu_lock, m == 1 ? GpuUse::Measured : GpuUse::Shared);
+                    const fs::path scratch = scratch_root / j.target;
+                    std::error_code ec;
+                    fs::remove_all(scratch, ec);
+                    fs::create_directories(scratch);
+                    std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
+                                                    std::to_string(kReportFd), "--artifacts", log_dir.string()};
+                    if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
+                    if (handed) cmd.insert(cmd.end(), {"--gpu-lock", o.gpu_lock});
+                    if (o.quick) cmd.push_back("--quick");
+                    p.key = channel_key();
+                    // The lab's log holds both passes, one after the other: each starts with a line that says which.
+                    std::ofstream(j.log, std::ios::app)
+                        << "\n== " << (one_pass ? "every check" : m == 1 ? "the measured checks (timed, or sized by the GPU's memory)"
+                                                                   : "the exact checks")
+                        << " of lab " << j.lab->id << ", in a process of their own ==\n";
+                    std::string records;
+                    double pass_s = 0;
+                    p.outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), pass_s, scratch.string(), &records, p.key,
+                                                 secret_input(o, info.seed));
+                    p.outcome.timeout_s = o.timeout_s;
+                    run_s += pass_s;
+                    // 77 and 78 are believed only from a program that had not started its checks, in the lab's
+                    // first pass: a lab's code that ends the process with them, or leaves the GPU unusable for
+                    // the next pass, must not turn a grade into "no GPU" (the pass's checks are charged instead).
+                    if (!started && p.outcome.kind == ProcessOutcome::Kind::Exited && records.empty() &&
+                        (p.outcome.code == course::kExitNoGpu || p.outcome.code == course::kExitUnsupportedGpu)) {
+                        std::cerr << "\n" << read_text_file(j.log.string()).value_or("");
+                        return p.outcome.code;
+                    }
+                    started = true;
+                    p.lines = parse_json_lines(records);
+                    const auto why = m == 1 ? disturbed_reason_of(p.lines, p.key) : std::nullopt;
+                    if (!why) break;
+                    std::ofstream(j.log, std::ios::app) << "\n(the measured checks were disturbed, attempt " << attempt
+                                                        << " of " << kDisturbedTries << ": " << *why << ")\n";
+                    if (attempt == kDisturbedTries) {
+                        std::cerr << "\ngrade: lab " << j.lab->id << "'s measurements were disturbed " << kDisturbedTries
+                                  << " times by work from outside this grading (" << *why
+                                  << "); nothing was graded. Grade again once the GPU runs nothing else.\n";
+                        return course::kExitGpuDisturbed;
+                    }
                 }
-                started = true;
-                p.lines = parse_json_lines(records);
             }
             r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
                          : merge_lab_passes(*j.lab, j.tree_label, passes[0], passes[1]);

@@ -379,6 +379,14 @@ std::optional<double> alone_seconds_of(const std::vector<nlohmann::json>& lines,
     return s;
 }
 
+std::optional<std::string> disturbed_reason_of(const std::vector<nlohmann::json>& lines, const std::string& key) {
+    for (const nlohmann::json& l : lines)
+        if (l.is_object() && l.value("event", "") == "disturbed" && l.contains("key") && l["key"] == key)
+            return l.contains("reason") && l["reason"].is_string() ? l["reason"].get<std::string>()
+                                                                 : std::string("no reason given");
+    return std::nullopt;
+}
+
 LabResult merge_lab_passes(const RubricLab& lab, const std::string& tree, const PassReport& exact,
                            const PassReport& measured) {
     LabResult parts[2];

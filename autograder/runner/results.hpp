@@ -203,6 +203,11 @@ std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::js
 /// itself; nullopt where it says nothing (it was not handed the GPU lock, or did not reach its end).
 std::optional<double> alone_seconds_of(const std::vector<nlohmann::json>& lines, const std::string& key);
 
+/// @brief Why a measured pass's program ended without a verdict, from its records (@p lines, channel key
+/// @p key): its "disturbed" record, sent when something outside the grading kept the GPU busy or held its
+/// performance monitors with the student's process ended (isolation::GpuDisturbed). Nothing when it sent none.
+std::optional<std::string> disturbed_reason_of(const std::vector<nlohmann::json>& lines, const std::string& key);
+
 /// @brief Parses JSON-lines text, skipping blank lines and a torn last line.
 std::vector<nlohmann::json> parse_json_lines(const std::string& text);
 

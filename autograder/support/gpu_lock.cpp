@@ -50,8 +50,10 @@ void GpuShare::share() {
 }
 
 void GpuShare::take(GpuUse use, bool stop_first) {
-    held_ = FileLock{};  // given back first: another program may be waiting for it, holding the gate
+    // The processes running the student's code are dealt with while the lock is still held: another program
+    // given the GPU alone must find nothing of theirs on it.
     if (stop_first && before_wait_) before_wait_();
+    held_ = FileLock{};  // given back before waiting: another program may be waiting for it, holding the gate
     held_ = take_gpu(lock_, use);
     if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
     alone_ = use == GpuUse::Measured;

@@ -62,8 +62,9 @@ FileLock take_gpu(const std::string& lock, GpuUse use);
 /// alone only between alone() and share(), around what it times. Each change gives the held lock back
 /// before waiting for the other kind (two programs that each wait alone while holding it shared would wait
 /// for each other), and goes through the gate (take_gpu) like every taker. @p before_wait runs before each
-/// wait: the program stops the processes that run the student's code, so that nothing of theirs runs while
-/// another grading has the GPU to itself.
+/// change, with the lock still held: the program ends the process that runs the student's code (its CUDA
+/// context, and every kernel it queued, go with it), so that nothing of the student's is left on the GPU
+/// while another grading has it to itself.
 class GpuShare {
 public:
     /// @brief Takes GPU lock @p lock shared (through the gate); @p before_wait runs before each later wait.
@@ -77,7 +78,7 @@ public:
     bool is_alone() const { return alone_; }
 
 private:
-    // Gives the held lock back, runs before_wait_ (when @p stop_first), and takes the lock for @p use.
+    // Runs before_wait_ (when @p stop_first), gives the held lock back, and takes the lock for @p use.
     void take(GpuUse use, bool stop_first);
 
     std::string lock_;

@@ -505,8 +505,15 @@ int main(int argc, char** argv) {
         // Taken shared before this program's first CUDA call (its context is made on the GPU): from here on,
         // nothing of this program's runs beside another grading's measurement, and its own measurements
         // (GpuAlone) wait for the others' shared work to end.
+        // Before every change of the lock, the student's process is ended, with its CUDA context and all
+        // the work it queued (it starts again at its next call): stopped (SIGSTOP) instead, work it left
+        // queued would still run while another grading has the GPU alone, and be timed there as that
+        // grading's baseline or peer. The peers' process, the course's own, is only stopped.
         try {
-            g.gpu = std::make_unique<GpuShare>(gpu_lock, [] { isolation::stop_hosts(); });
+            g.gpu = std::make_unique<GpuShare>(gpu_lock, [] {
+                isolation::restart(isolation::Host::Student);
+                isolation::stop_hosts();
+            });
         } catch (const std::exception& e) {
             std::cerr << "cannot grade: " << e.what() << std::endl;
             return 1;
@@ -540,6 +547,13 @@ int main(int argc, char** argv) {
     }
     alone_at_start.reset();
     if (!isolate()) return 1;
+    // A measurement something outside this grading disturbed (isolation::GpuDisturbed) gives no verdict: the
+    // program says so through the channel and ends, and its runner runs the pass again.
+    isolation::set_disturbed_handler([](const std::string& why) {
+        std::cout << "this measurement was disturbed, so the pass ends without a verdict: " << why << std::endl;
+        emit({{"event", "disturbed"}, {"reason", why}});
+        std::exit(course::kExitGpuDisturbed);
+    });
     g.seed = seed ? *seed : course::seed_from_env_or_entropy();
     std::cout << "GPU:  " << g.device->fingerprint() << "\n"
               << "seed: " << g.seed

@@ -525,6 +525,19 @@ std::vector<std::uint32_t> sample_words(const void* d_ptr, std::size_t bytes, st
 
 GpuLeftBusy::GpuLeftBusy(const std::string& what) : std::runtime_error(what) {}
 
+GpuDisturbed::GpuDisturbed(const std::string& what) : std::runtime_error(what) {}
+
+namespace {
+std::function<void(const std::string&)> disturbed_handler;
+
+[[noreturn]] void disturbed(const std::string& what) {
+    if (disturbed_handler) disturbed_handler(what);
+    throw GpuDisturbed(what);
+}
+}  // namespace
+
+void set_disturbed_handler(std::function<void(const std::string&)> handler) { disturbed_handler = std::move(handler); }
+
 namespace {
 
 // Continues every stopped host when time_across ends, however it ends.
@@ -548,22 +561,61 @@ double probe_ms() {
 
 // Waits until the GPU has no work of another process left: a probe kernel of this program's then runs at
 // once, where work of another context still on the GPU (what a stopped host had queued) makes it wait for
-// a time slice. Quiet is three probes in a row under kQuietProbeMs; throws GpuLeftBusy after kQuietWaitS.
+// a time slice. Quiet is three probes in a row under kQuietProbeMs, within kQuietWaitS. Where the GPU stays
+// busy, the student's process is ended (its CUDA context, and every kernel it queued, go with it) and the
+// GPU is given kQuietWaitS more: quiet then, the work was the student's (GpuLeftBusy); still busy, it came
+// from outside this grading (disturbed()): no other grading's student code is alive while this one has the
+// GPU alone (every check program ends its student's process before it lets the lock go: grading_main.cpp).
 constexpr double kQuietProbeMs = 0.5;
 constexpr double kQuietWaitS = 3.0;
-void wait_until_quiet() {
+// Whether the GPU went quiet within kQuietWaitS; @p slowest receives the slowest probe's ms.
+bool quiet_within_limit(double& slowest) {
     const auto start = std::chrono::steady_clock::now();
-    double slowest = 0.0;
+    slowest = 0.0;
     for (int quiet = 0; quiet < 3;) {
         const double ms = probe_ms();
         slowest = std::max(slowest, ms);
         quiet = ms < kQuietProbeMs ? quiet + 1 : 0;
         if (quiet < 3 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kQuietWaitS)
-            throw GpuLeftBusy(
-                "the GPU was still busy with work of another process " + std::to_string(kQuietWaitS).substr(0, 3) +
-                " s after your code's process was stopped between its calls (a one-block kernel of the grader's waited up "
-                "to " + std::to_string(static_cast<int>(slowest)) + " ms to run): work left running would be timed as "
-                "part of the baseline's and the peer's calls");
+            return false;
+    }
+    return true;
+}
+void wait_until_quiet() {
+    double slowest = 0.0;
+    if (quiet_within_limit(slowest)) return;
+    reap(g.hosts[static_cast<int>(Host::Student)]);
+    double after = 0.0;
+    if (!quiet_within_limit(after))
+        disturbed("the GPU stayed busy with work from outside this grading (a one-block kernel of the grader's waited up "
+                  "to " + std::to_string(static_cast<int>(after)) + " ms to run, with the student's process ended)");
+    throw GpuLeftBusy(
+        "the GPU was still busy with work of another process " + std::to_string(kQuietWaitS).substr(0, 3) +
+        " s after your code's process was stopped between its calls (a one-block kernel of the grader's waited up "
+        "to " + std::to_string(static_cast<int>(slowest)) + " ms to run; ending your process ended it): work left "
+        "running would be timed as part of the baseline's and the peer's calls");
+}
+
+// Opens @p window. Where the monitors, given back while this program shared the GPU, cannot be taken back,
+// the student's process is ended (whatever of the monitors it held goes with it) and they are tried once
+// more: taken then, the student's process had them (CountersTaken); still not, something outside this
+// grading holds them (disturbed()).
+void open_window(std::optional<timed_counters::Window>& window) {
+    const bool taking_back = timed_counters::available() && !timed_counters::held();
+    try {
+        window.emplace();
+    } catch (const timed_counters::CountersTaken& e) {
+        if (!taking_back) throw;
+        reap(g.hosts[static_cast<int>(Host::Student)]);
+        timed_counters::take_back();
+        try {
+            window.emplace();
+        } catch (const timed_counters::CountersTaken& again) {
+            disturbed(std::string("the GPU's performance monitors were held by a process outside this grading, with "
+                                  "the student's process ended (") + again.what() + ")");
+        }
+        window.reset();
+        throw;
     }
 }
 
@@ -674,7 +726,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         const bool paced = sampling && k.host == Host::Student;
         std::optional<timed_counters::Window> window;
         if (counted_batch || (paced && repetition < 0)) {
-            window.emplace();
+            open_window(window);
             leads[c].push_back(window->lead_ms());
         } else if (paced) {
             wait_like(leads[c]);

@@ -201,6 +201,19 @@ public:
     explicit GpuLeftBusy(const std::string& what);
 };
 
+/// @brief Thrown by time_across() (where no handler was set: set_disturbed_handler()) when the GPU stays busy,
+/// or its performance monitors stay taken, after the student's process and its work were ended: something
+/// outside this grading disturbed the measurement, which then says nothing about the student's code.
+class GpuDisturbed : public std::runtime_error {
+public:
+    /// @param what what was found
+    explicit GpuDisturbed(const std::string& what);
+};
+
+/// @brief What a disturbed measurement does instead of throwing GpuDisturbed: a check program ends itself,
+/// with no verdict, so that its runner measures again (grading_main.cpp). @p handler must not return.
+void set_disturbed_handler(std::function<void(const std::string&)> handler);
+
 /// @brief How many of a contender's timed batches time_across() samples with the GPU's performance monitors.
 inline constexpr int kSampledRepetitions = 3;
 
@@ -227,8 +240,10 @@ struct Contender {
 /// timed on the host's clock from the request to the end of a sample of each call's output taken by the
 /// check program's own kernel (sample_words()). Every batch starts with the launch hosts stopped (SIGSTOP;
 /// a host continues only for its own requests) and waits until no other process's work is left on the GPU:
-/// the student's process cannot keep the GPU busy while the baseline and the peer are timed (throws
-/// GpuLeftBusy when work it left does not drain). What the boundary adds to a batch is learnt from the
+/// the student's process cannot keep the GPU busy while the baseline and the peer are timed. When work does
+/// not drain, the student's process is ended, with its work: GpuLeftBusy where the GPU is quiet then (the
+/// work was the student's), else GpuDisturbed (it came from outside this grading; likewise for monitors
+/// that cannot be taken back). What the boundary adds to a batch is learnt from the
 /// contender that `calibrates` (in the peers' process): the median excess of its batches' host time over
 /// the GPU time its own events gave its calls. That excess comes off every contender's batches, so that
 /// each call is timed as the in-process events would time it; @p boundary_ms receives it divided by

@@ -204,19 +204,20 @@ inline void fresh_student_process() {
     if (isolation::enabled()) isolation::restart(isolation::Host::Student);
 }
 
-/// @brief The first member of every speed bench: the student's process started anew (fresh_student_process(),
-/// beside other gradings' work), then the GPU to this grading alone (GpuAlone) for the bench's whole life:
-/// its buffers, which a quarter of the GPU's memory may hold and which another grading's inputs past 2^31
-/// elements must find free, its references, its gate and its timed calls.
+/// @brief The first member of every speed bench: the GPU to this grading alone (GpuAlone) for the bench's
+/// whole life (its buffers, which a quarter of the GPU's memory may hold and which another grading's inputs
+/// past 2^31 elements must find free, its references, its gate and its timed calls), and in it the
+/// student's process started anew (fresh_student_process()). The process starts inside: one started before,
+/// beside other gradings, would be alive, with whatever it queued on the GPU, while this grading waits for
+/// another's measurement to end.
 class BenchStart {
+    GpuAlone alone_;
     struct Restarted {
         Restarted() {
             fresh_student_process();
-            // Its start (a process and a CUDA context) beside other gradings' work too.
             if (isolation::enabled()) isolation::start_host(isolation::Host::Student);
         }
     } restarted_;
-    GpuAlone alone_;
 };
 
 /// @brief The number of the student's next timed call, which seeds its input: it counts on across rounds

@@ -345,6 +345,8 @@ void give_back() {}
 
 void take_back() {}
 
+bool held() { return false; }
+
 const std::string& unavailable_reason() { return g.reason; }
 
 Window::Window() = default;
@@ -379,6 +381,8 @@ void take_back() {
 }
 
 bool available() { return g.ok; }
+
+bool held() { return g.sampler != nullptr; }
 
 const std::string& unavailable_reason() { return g.reason; }
 

@@ -188,6 +188,10 @@ void give_back();
 /// program's measurements), that Window throws CountersTaken.
 void take_back();
 
+/// @brief Whether this program holds the device's PM sampling now (opened, and not given back or taken
+/// back since).
+bool held();
+
 /// @brief Instead of open(): the monitors are not used in this run, for @p reason.
 void turn_off(const std::string& reason);
 

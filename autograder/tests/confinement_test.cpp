@@ -5,6 +5,7 @@
 #include "confinement.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,7 @@ int confined_child(const std::string& exec_path, const std::function<void()>& bo
 
 }  // namespace
 
-TEST_CASE("a confined launch host starts threads but no process, and signals only itself") {
+TEST_CASE("a confined launch host starts threads but no process, signals only itself, and dies with the check program") {
     const std::string shell = "/bin/sh";
     const int status = confined_child(shell, [] {
         errno = 0;
@@ -44,6 +45,12 @@ TEST_CASE("a confined launch host starts threads but no process, and signals onl
         std::thread([&] { ran = 1; }).join();  // a thread: fine (clone with CLONE_THREAD)
         if (ran != 1) ::_exit(96);
         if (std::system("true") == 0) ::_exit(97);  // a shell needs a process
+        // It dies with the check program: that cannot be taken away, while other prctl calls still work.
+        errno = 0;
+        if (::prctl(PR_SET_PDEATHSIG, 0) != -1 || errno != EPERM) ::_exit(98);
+        int death = 0;
+        if (::prctl(PR_GET_PDEATHSIG, &death) != 0) ::_exit(99);
+        if (::prctl(PR_SET_NAME, "host") != 0) ::_exit(100);
     });
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);

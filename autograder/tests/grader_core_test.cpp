@@ -458,7 +458,12 @@ TEST_CASE("a measured pass holds the GPU lock shared, alone only around what it 
     const auto try_alone = [&] { return FileLock::take(lock, false).held(); };
     {
         int waits = 0;
-        GpuShare a(lock, [&] { ++waits; });
+        // The student's processes are dealt with while the lock is still held: no other measurement can
+        // start before they are ended (before, the lock was let go first).
+        GpuShare a(lock, [&] {
+            ++waits;
+            CHECK_FALSE(try_alone());
+        });
         CHECK_FALSE(a.is_alone());
         CHECK(try_shared());       // another grading's exact checks run beside its set-up
         CHECK_FALSE(try_alone());  // no other measurement does
@@ -468,7 +473,7 @@ TEST_CASE("a measured pass holds the GPU lock shared, alone only around what it 
         a.alone();                  // already alone: nothing more
         a.share();
         CHECK(try_shared());
-        CHECK(waits == 2);  // the student's processes were stopped before each wait
+        CHECK(waits == 2);  // the student's processes were ended before each change
     }
     CHECK(try_alone());  // given back with the program
     {
@@ -533,6 +538,17 @@ TEST_CASE("the seconds a measured pass had the GPU alone: from its own last reco
     lines.pop_back();  // the run did not reach its end
     CHECK_FALSE(alone_seconds_of(lines, "k").has_value());
     CHECK_FALSE(alone_seconds_of({}, "k").has_value());
+}
+
+TEST_CASE("a measured pass that was disturbed says why, with the run's key, and only then") {
+    std::vector<json> lines = keyed({start("fast"), end_pass("fast")}, "k");
+    CHECK_FALSE(disturbed_reason_of(lines, "k").has_value());
+    lines.push_back({{"event", "disturbed"}, {"reason", "the GPU stayed busy"}, {"key", "k"}});
+    REQUIRE(disturbed_reason_of(lines, "k").has_value());
+    CHECK(*disturbed_reason_of(lines, "k") == "the GPU stayed busy");
+    CHECK_FALSE(disturbed_reason_of(lines, "other").has_value());  // a record not of this run's channel
+    lines.back().erase("reason");
+    CHECK(disturbed_reason_of(lines, "k").value_or("") == "no reason given");
 }
 
 TEST_CASE("the timed calls' counters: sums over windows, and the staged-through-shared test both ways") {
