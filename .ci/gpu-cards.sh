@@ -11,12 +11,13 @@
 #
 #   ARGS0="-R lab03_" ARGS1="-R lab02_" ARGS2="-R lab06_" ARGS3="-R lab05_" AB=1 bash .ci/gpu-cards.sh
 #
-# GRADE=0 leaves the gradings out; ROSTER_N=n grades a roster of n on card 1 first. LIMIT (default 570) seconds from the start bound everything after the
-# build. Logs under $OUT/cards.
+# GRADE=0 leaves the gradings out; ROSTER_N=n grades a roster of n on card 1 first; COTENANT=1 runs
+# .ci/gpu-cotenant.sh on card 1 first. LIMIT (default 570) seconds from the start bound everything after the
+# build. Logs, the labs' own included, in $OUT/cards.tgz (one file: a call brings back only a few).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-570}
-L=${OUT:-/tmp}/cards; mkdir -p "$L"
+L=/tmp/cards; rm -rf "$L"; mkdir -p "$L"
 source .ci/gpu-build-first.sh
 echo "== build: ${SECONDS}s on $(nvidia-smi --query-gpu=name --format=csv,noheader | paste -sd, -)"
 left() { local l=$((LIMIT - SECONDS)); echo $((l > 10 ? l : 10)); }
@@ -43,6 +44,11 @@ card() {  # $1: the work's card number
   fi
   # ROSTER_N: card 1 grades a roster of that many generated submissions first (.ci/gpu-roster.sh, none graded
   # again alone): the batch's submissions are checked side by side on the one GPU.
+  # COTENANT=1: card 1 grades Lab 01's solution beside a submission that keeps work queued (.ci/gpu-cotenant.sh).
+  if [[ $k == 1 && ${COTENANT:-0} == 1 ]]; then
+    CUDA_VISIBLE_DEVICES=$gpu BUILD=build-gpu OUT=$L timeout "$(left)" bash .ci/gpu-cotenant.sh > "$L/cotenant.log" 2>&1
+    echo "rc $?" >> "$L/cotenant.log"
+  fi
   if [[ $k == 1 && -n ${ROSTER_N:-} ]]; then
     CUDA_VISIBLE_DEVICES=$gpu BUILD=build-gpu N=$ROSTER_N K=0 ROSTER_LIMIT=$(left) bash .ci/gpu-roster.sh > "$L/roster.log" 2>&1
     tail -4 /tmp/roster-run/roster.log >> "$L/roster.log" 2>/dev/null
@@ -66,7 +72,8 @@ for f in gpu0 gpu1 gpu2 gpu3; do
   echo "== $f ($(tail -1 "$L/$f.log"); 124: cut at the limit)"; summary "$L/$f.log"
 done
 [[ -f $L/roster.log ]] && { echo "== roster (card 1)"; cat "$L/roster.log"; }
-# The labs' own logs of the last gradings (the measured pass says where its time with the GPU alone went),
-# as one file: a call brings back only a few.
-[[ -n ${OUT:-} ]] && tar czf "$OUT/lab-logs.tgz" build-gpu/grading/*.log 2>/dev/null
+[[ -f $L/cotenant.log ]] && { echo "== a grading beside a submission that keeps work queued (card 1)"; cat "$L/cotenant.log"; }
+# The labs' own logs of the last gradings (the measured pass says where its time with the GPU alone went).
+mkdir -p "$L/lab-logs" && cp build-gpu/grading/*.log "$L/lab-logs/" 2>/dev/null
+[[ -n ${OUT:-} ]] && tar czf "$OUT/cards.tgz" -C /tmp cards
 echo "== done at ${SECONDS}s"
