@@ -26,8 +26,11 @@ grade_on() {  # $1: GPU, $2: log name, then grade's arguments
   CUDA_VISIBLE_DEVICES=$gpu timeout "$(left)" build-gpu/grade "$@" > "$L/$log.log" 2>&1
   echo "rc $? in $((SECONDS - t0))s" >> "$L/$log.log"
 }
-cards() {  # $1: GPU, $2: ctest arguments, $3: log name
-  CUDA_VISIBLE_DEVICES=$1 timeout "$(left)" ctest --test-dir build-gpu --output-on-failure -LE hole $2 > "$L/$3.log" 2>&1
+cards() {  # $1: GPU, $2: ctest arguments, $3: log name (ctest keeps only one -LE: arguments with their own
+  # -LE name hole in it themselves, e.g. "-LE ncu|hole")
+  local skip=(-LE hole)
+  [[ " $2 " == *" -LE "* ]] && skip=()
+  CUDA_VISIBLE_DEVICES=$1 timeout "$(left)" ctest --test-dir build-gpu --output-on-failure "${skip[@]}" $2 > "$L/$3.log" 2>&1
   echo "rc $?" >> "$L/$3.log"
 }
 quiet=(--sanitizer off --profile off)

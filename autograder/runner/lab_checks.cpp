@@ -8,11 +8,13 @@
 #include "device_info.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -134,6 +136,8 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                                   << "); nothing was graded. Grade again once the GPU runs nothing else.\n";
                         return course::kExitGpuDisturbed;
                     }
+                    // Whatever disturbed it is given a little time to end before the next try.
+                    std::this_thread::sleep_for(std::chrono::seconds(5 * attempt));
                 }
             }
             r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)

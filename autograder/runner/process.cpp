@@ -1,6 +1,9 @@
 // Child processes with a time limit (see process.hpp). POSIX only.
 #include "process.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -9,6 +12,8 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <optional>
+#include <string_view>
 #include <poll.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -77,13 +82,35 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     }
     ProcessOutcome out;
     bool timed_out = false;
+    // The child's waits for the GPU lock, from its "gpu_wait" records (see process.hpp).
+    std::size_t scanned = 0;  // how much of *report was looked at
+    double waited = 0.0;      // seconds of finished waits
+    std::optional<std::chrono::steady_clock::time_point> waiting_since;
+    const auto scan = [&] {
+        for (std::size_t nl; (nl = report->find('\n', scanned)) != std::string::npos; scanned = nl + 1) {
+            const std::string_view line(report->data() + scanned, nl - scanned);
+            if (line.find("\"gpu_wait\"") == std::string_view::npos) continue;
+            const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+            if (!j.is_object() || j.value("event", "") != "gpu_wait" || j.value("key", "") != report_key) continue;
+            const auto now = std::chrono::steady_clock::now();
+            if (j.value("state", "") == "begin") {
+                waiting_since = now;
+            } else if (waiting_since) {
+                waited += std::chrono::duration<double>(now - *waiting_since).count();
+                waiting_since.reset();
+            }
+        }
+    };
     for (;;) {
         // Exited? Look without reaping, so its process group cannot be reused before it is killed.
         siginfo_t info{};
         const int r = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
-        elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto now = std::chrono::steady_clock::now();
+        elapsed_s = std::chrono::duration<double>(now - start).count();
         if (r == 0 && info.si_pid == pid) break;
-        if (elapsed_s > timeout_s) {
+        const double wait_s =
+            waited + (waiting_since ? std::chrono::duration<double>(now - *waiting_since).count() : 0.0);
+        if (elapsed_s - std::min(wait_s, kMaxLockWaitS) > timeout_s) {
             timed_out = true;
             break;
         }
@@ -91,6 +118,7 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             pollfd p{channel[0], POLLIN, 0};
             poll(&p, 1, 20);
             drain(channel[0], report);
+            scan();
         } else {
             poll(nullptr, 0, 20);
         }

@@ -21,6 +21,12 @@ inline constexpr int kReportFd = 3;
 /// @param report when not null, a pipe is opened as the child's fd kReportFd and everything written to it
 ///        is collected here; @p report_key, followed by a newline, is the child's standard input
 /// @param more_input with @p report: further lines of the child's standard input, after the key's
+/// With @p report, the time the child says it waits for the GPU lock (a "gpu_wait" record with @p report_key,
+/// "state" "begin" then "end": the measured pass, which takes the lock itself) does not count against
+/// @p timeout_s, up to kMaxLockWaitS in all: another grading's work is not the child's time.
+/// @brief The most time a child's waits for the GPU lock add to its time limit (run_with_timeout).
+inline constexpr double kMaxLockWaitS = 3600.0;
+
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
                                 const std::string& report_key = "", const std::string& more_input = "");

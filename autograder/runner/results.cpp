@@ -253,6 +253,8 @@ std::string channel_problem(const RubricLab& lab, const std::vector<nlohmann::js
         } else if (ev == "end") {
             if (!open || lab.checks[next_check - 1].name != name) return where + " ends \"" + name + "\", which was not running";
             open = false;
+        } else if (ev == "gpu_wait") {
+            // The measured pass waiting for the GPU lock (its runner does not count that time): no verdict.
         } else {
             return where + " is of an unknown kind \"" + ev + "\"";
         }

@@ -254,7 +254,9 @@ GpuAlone::GpuAlone() {
     // next call that checks).
     cudaDeviceSynchronize();
     const auto asked = std::chrono::steady_clock::now();
+    emit({{"event", "gpu_wait"}, {"state", "begin"}});  // the runner does not count the wait against the pass
     g.gpu->alone();
+    emit({{"event", "gpu_wait"}, {"state", "end"}});
     timed_counters::take_back();
     g.alone_since = std::chrono::steady_clock::now();
     g.alone_waited = std::chrono::duration<double>(g.alone_since - asked).count();
@@ -271,9 +273,12 @@ GpuAlone::~GpuAlone() {
     timed_counters::give_back();
     cudaDeviceSynchronize();  // nothing of this program's runs beside the next one alone
     try {
+        emit({{"event", "gpu_wait"}, {"state", "begin"}});
         g.gpu->share();
+        emit({{"event", "gpu_wait"}, {"state", "end"}});
     } catch (const std::exception& e) {
         std::fprintf(stderr, "grader error: %s\n", e.what());
+        isolation::end_hosts();
         std::abort();
     }
 }
@@ -339,6 +344,7 @@ bool run_guarded(const std::function<void()>& call, const std::string& what) {
             fail(Failure::IllegalMemoryAccess, what + ": " + e.what());
             emit(end_record(false, 0.0));
             std::cout << "\nThe CUDA context is lost after this crash; the remaining checks cannot run." << std::endl;
+            isolation::end_hosts();  // std::_Exit runs no exit handlers: the hosts go first
             std::_Exit(kExitContextLost);
         }
         fail(Failure::LaunchError, what + ": " + e.what());
@@ -510,10 +516,12 @@ int main(int argc, char** argv) {
         // queued would still run while another grading has the GPU alone, and be timed there as that
         // grading's baseline or peer. The peers' process, the course's own, is only stopped.
         try {
+            emit({{"event", "gpu_wait"}, {"state", "begin"}});
             g.gpu = std::make_unique<GpuShare>(gpu_lock, [] {
                 isolation::restart(isolation::Host::Student);
                 isolation::stop_hosts();
             });
+            emit({{"event", "gpu_wait"}, {"state", "end"}});
         } catch (const std::exception& e) {
             std::cerr << "cannot grade: " << e.what() << std::endl;
             return 1;

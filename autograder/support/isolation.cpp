@@ -175,6 +175,11 @@ void stop_hosts() {
     for (Process& p : g.hosts) stop(p);
 }
 
+void end_hosts() {
+    for (Process& p : g.hosts)
+        if (p.pid >= 0) reap(p);
+}
+
 namespace {
 
 nlohmann::json run_callback(Host h, const nlohmann::json& asked) {

@@ -44,6 +44,11 @@ bool enabled();
 /// grading's measurement.
 void stop_hosts();
 
+/// @brief Ends every launch host and waits until each is gone (with its CUDA context and its work): what a
+/// program that ends without its exit handlers (std::_Exit, std::abort) does first, so that its runner,
+/// which gives the GPU lock back once the program is gone, never gives it back with a host still alive.
+void end_hosts();
+
 /// @brief Called by the check program's main before any allocation: installs the shared allocator and
 /// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size

@@ -96,6 +96,9 @@ int serve(int argc, char** argv, const std::map<std::string, Entry>& ops, const 
         return 2;
     }
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // Not dumpable, like the check program: another process of this user (the other host: the student's
+    // code against the peers' process) cannot open its memory through /proc where ptrace is not restricted.
+    ::prctl(PR_SET_DUMPABLE, 0);
     g_channel = channel;
     std::map<std::uint64_t, Mapping> mappings;
     bool tracing = false;

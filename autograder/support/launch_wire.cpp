@@ -22,7 +22,7 @@ void send_all(int fd, const char* data, std::size_t size, int pass_fd) {
         msghdr msg{};
         msg.msg_iov = &io;
         msg.msg_iovlen = 1;
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 16)];  // more than are ever sent: the kernel closes the rest
         if (pass_fd >= 0 && sent == 0) {
             std::memset(control, 0, sizeof control);
             msg.msg_control = control;
@@ -40,7 +40,9 @@ void send_all(int fd, const char* data, std::size_t size, int pass_fd) {
     }
 }
 
-// Reads exactly @p size bytes; keeps the first descriptor passed with them in @p fd.
+// Reads exactly @p size bytes; keeps the first descriptor passed with them in @p fd and closes every other
+// one: a message may carry several in one SCM_RIGHTS record, and one left open would keep what it names
+// (the sender's GPU context, a lock) alive in the receiver after the sender was ended.
 void receive_all(int fd, char* data, std::size_t size, int* got_fd) {
     std::size_t read = 0;
     while (read < size) {
@@ -48,7 +50,7 @@ void receive_all(int fd, char* data, std::size_t size, int* got_fd) {
         msghdr msg{};
         msg.msg_iov = &io;
         msg.msg_iovlen = 1;
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 16)];  // more than are ever sent: the kernel closes the rest
         msg.msg_control = control;
         msg.msg_controllen = sizeof control;
         const ssize_t r = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
@@ -56,10 +58,13 @@ void receive_all(int fd, char* data, std::size_t size, int* got_fd) {
         if (r <= 0) throw ChannelClosed("the launch channel is closed");
         for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
             if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-            int passed = -1;
-            std::memcpy(&passed, CMSG_DATA(c), sizeof(int));
-            if (got_fd && *got_fd < 0) *got_fd = passed;
-            else ::close(passed);
+            const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (std::size_t k = 0; k < count; ++k) {
+                int passed = -1;
+                std::memcpy(&passed, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+                if (got_fd && *got_fd < 0) *got_fd = passed;
+                else ::close(passed);
+            }
         }
         read += static_cast<std::size_t>(r);
     }

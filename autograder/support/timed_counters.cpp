@@ -24,6 +24,7 @@
 #include <mutex>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -60,6 +61,9 @@ constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window wa
 // 4096 samples and 4 images Lab 06's 32 strides waited longer than they were timed (H100: 6.6 s before and
 // 3.7 s after the batches against 3.9 s timed, a curve); with 1024 and 8, 3.6 s and 0.7 s against 3.9 s.
 constexpr std::uint32_t kMaxSamples = 1024;
+// At most this many decodes a window (kMaxSamples samples each, some 100 s of samples): a batch that long
+// reaches the lab's time limit first.
+constexpr int kMaxChunks = 1024;
 constexpr int kImages = 8;                       // counter data images in the ring (State::images)
 
 struct State {
@@ -415,29 +419,79 @@ void take_ready(int i) {
 
 // Decodes the stopped window's samples into image @p i: the sums of its samples but the first (see
 // Window()), with @p lead_ms and @p trail_ms, the host time its start and its stop took.
+// The host's CLOCK_REALTIME (ns) when each image's window started, for COURSE_TIMED_COUNTERS_SAMPLES.
+long long start_realtime[kImages] = {}, batch_realtime[kImages] = {}, stop_realtime[kImages] = {};
+long long realtime_ns() {
+    timespec now{};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    return static_cast<long long>(now.tv_sec) * 1000000000ll + now.tv_nsec;
+}
+
 Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std::promise<void>>& decoded) {
+    const long long realtime_at_start = start_realtime[i];
     static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
+    // COURSE_TIMED_COUNTERS_SAMPLES=1 prints every sample of every window (its GPU time span from the first
+    // sample's start, and what it counted), for finding where a window's counts come from.
+    static const bool dump = std::getenv("COURSE_TIMED_COUNTERS_SAMPLES") != nullptr;
     const double t0 = now_ms();
+    bool freed = false;  // whether the monitors' buffer was given to the next window
+    const auto free_buffer = [&] {
+        if (!freed) decoded->set_value();
+        freed = true;
+    };
     std::string why;
-    CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
-    decode.pPmSamplingObject = g.sampler;
     std::vector<std::uint8_t>& data = g.images[i];
-    decode.pCounterDataImage = data.data();
-    decode.counterDataImageSize = data.size();
-    const bool ok = step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why);
-    decoded->set_value();  // the monitors' buffer is free for the next window
-    if (!ok) throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-    const double t_decode = now_ms();
-    CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = data.data();
-    info.counterDataImageSize = data.size();
-    if (!step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
-        throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     Totals t;
     std::vector<double> values(g.name_ptrs.size()), probed(g.name_ptrs.size() - g.probes_from);
-    {
+    double decode_ms = 0.0;
+    std::size_t samples = 0;
+    std::uint64_t first_start = 0;
+    // A window's samples come out of the monitors' buffer kMaxSamples at most a decode. A window longer than
+    // that many intervals (a first call that loads its module, a process descheduled on a busy machine)
+    // leaves the rest in the buffer: decoded here too, into the same image once the part before was
+    // evaluated, and only then is the buffer free for the next window, which would otherwise take them as
+    // its own first samples (measured on four H100s of one host: the long sample that holds what ran
+    // before a window then came thirtieth, and a baseline's batch was counted as the student's).
+    for (int chunk = 0;; ++chunk) {
+        CUpti_PmSampling_DecodeData_Params decode{CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+        decode.pPmSamplingObject = g.sampler;
+        decode.pCounterDataImage = data.data();
+        decode.counterDataImageSize = data.size();
+        const double td = now_ms();
+        const bool ok = step("cuptiPmSamplingDecodeData", [&] { return cuptiPmSamplingDecodeData(&decode); }, why);
+        decode_ms += now_ms() - td;
+        CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
+        info.pCounterDataImage = data.data();
+        info.counterDataImageSize = data.size();
+        if (!ok || !step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why)) {
+            free_buffer();
+            throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+        }
+        const bool full = info.numCompletedSamples >= kMaxSamples && chunk + 1 < kMaxChunks;
+        if (!full) free_buffer();
         const std::lock_guard<std::mutex> one_at_a_time(g.evaluating);
-        for (std::size_t s = 1; s < info.numCompletedSamples; ++s) {  // not the first (see Window())
+        // Not the window's first sample (see Window()).
+        for (std::size_t s = chunk == 0 && !dump ? 1 : 0; s < info.numCompletedSamples; ++s) {
+            if (dump) {
+                CUpti_PmSampling_CounterData_GetSampleInfo_Params at{CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
+                at.pPmSamplingObject = g.sampler;
+                at.pCounterDataImage = data.data();
+                at.counterDataImageSize = data.size();
+                at.sampleIndex = s;
+                cuptiPmSamplingCounterDataGetSampleInfo(&at);
+                if (chunk == 0 && s == 0) {
+                    first_start = at.startTimestamp;
+                    std::fprintf(stderr,
+                                 "timed counters window: first sample at %llu; host realtime at start %lld, batch "
+                                 "+%.1f us, stop +%.1f us\n",
+                                 static_cast<unsigned long long>(at.startTimestamp), realtime_at_start,
+                                 static_cast<double>(batch_realtime[i] - realtime_at_start) / 1e3,
+                                 static_cast<double>(stop_realtime[i] - realtime_at_start) / 1e3);
+                }
+                std::fprintf(stderr, "timed counters sample %d/%zu: %+.1f..%+.1f us", chunk, s,
+                             (static_cast<double>(at.startTimestamp) - static_cast<double>(first_start)) / 1e3,
+                             (static_cast<double>(at.endTimestamp) - static_cast<double>(first_start)) / 1e3);
+            }
             CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
             eval.pHostObject = g.host;
             eval.pCounterDataImage = data.data();
@@ -447,8 +501,12 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
             eval.numMetrics = g.name_ptrs.size();
             eval.pMetricValues = values.data();
             if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); },
-                      why))
+                      why)) {
+                free_buffer();
                 throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
+            }
+            if (dump) std::fprintf(stderr, " blocks %.6g shared loads %.6g stores %.6g\n", values[4], values[0], values[1]);
+            if (chunk == 0 && s == 0) continue;
             t.shared_load_wavefronts += values[0];
             t.shared_store_wavefronts += values[1];
             t.sm_active_cycles += values[2];
@@ -461,11 +519,18 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
             t.samples += 1;
             for (std::size_t m = g.probes_from; m < values.size(); ++m) probed[m - g.probes_from] += values[m];
         }
+        samples += info.numCompletedSamples;
+        if (!full) break;
+        if (!initialise(i, why)) {
+            free_buffer();
+            throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+        }
     }
+    const double t_decode = t0 + decode_ms;
     if (steps) {  // where a window's time goes, for tuning (.ci/gpu-counters-probe.sh sets it)
         std::fprintf(stderr,
                      "timed counters: start %.2f ms, stop %.2f ms; on the side: decode %.2f, evaluate %.2f ms (%u samples)\n",
-                     lead_ms, trail_ms, t_decode - t0, now_ms() - t_decode, static_cast<unsigned>(info.numCompletedSamples));
+                     lead_ms, trail_ms, decode_ms, now_ms() - t_decode, static_cast<unsigned>(samples));
         for (std::size_t m = g.probes_from; m < g.names.size(); ++m)
             std::fprintf(stderr, "timed counters: probe %s %.6g (sm__ctas_launched %.6g)\n", g.names[m].c_str(),
                          probed[m - g.probes_from], t.blocks);
@@ -506,11 +571,13 @@ Window::Window() {
     if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
     running_ = true;
+    start_realtime[image_] = realtime_ns();
     // A window's first sample holds what the counters counted before it started too (the check program's
     // own work on the inputs, right before the batch: measured on an H100, all of it lands there). So the
     // batch starts only after that sample has ended, and the decode leaves the first sample out.
     std::this_thread::sleep_for(std::chrono::nanoseconds(kLeadSamples * kIntervalNs));
     start_ms_ = now_ms() - t0;
+    batch_realtime[image_] = realtime_ns();
 }
 
 Window::~Window() {
@@ -527,6 +594,7 @@ std::future<Totals> Window::stop() {
         return none.get_future();
     }
     running_ = false;
+    stop_realtime[image_] = realtime_ns();
     const double t0 = now_ms();
     std::string why;
     CUpti_PmSampling_Stop_Params stop_params{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};

@@ -3,13 +3,17 @@
 #include <doctest/doctest.h>
 
 #include "confinement.hpp"
+#include "launch_wire.hpp"
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
@@ -78,4 +82,45 @@ TEST_CASE("a confined launch host execs its own path once, under the filter stil
     status = run_shell("exit 0", other);
     REQUIRE(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == SIGSYS);
+}
+
+TEST_CASE("a launch message's passed descriptors are all closed in the receiver but the one it keeps") {
+    // A host could send several descriptors in one record: any left open in the check program would keep
+    // what they name (the host's GPU context, a lock) alive after the host was ended.
+    const auto open_fds = [] {
+        int n = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+        return n;
+    };
+    int sv[2];
+    REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+    int pipes[3][2];
+    for (auto& p : pipes) REQUIRE(::pipe(p) == 0);
+    const int before = open_fds();
+    {
+        const char frame[] = {2, 0, 0, 0, '{', '}'};  // a message of two bytes, "{}"
+        iovec io{const_cast<char*>(frame), sizeof frame};
+        alignas(cmsghdr) char control[CMSG_SPACE(3 * sizeof(int))] = {};
+        msghdr msg{};
+        msg.msg_iov = &io;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        cmsghdr* c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(3 * sizeof(int));
+        const int fds[3] = {pipes[0][0], pipes[1][0], pipes[2][0]};
+        std::memcpy(CMSG_DATA(c), fds, sizeof fds);
+        REQUIRE(::sendmsg(sv[0], &msg, 0) == static_cast<ssize_t>(sizeof frame));
+    }
+    const grading::wire::Received r = grading::wire::receive(sv[1]);
+    CHECK(r.message.is_object());
+    REQUIRE(r.fd >= 0);
+    CHECK(open_fds() == before + 1);  // the one kept; the other two closed
+    ::close(r.fd);
+    CHECK(open_fds() == before);
+    for (auto& p : pipes) ::close(p[0]), ::close(p[1]);
+    ::close(sv[0]);
+    ::close(sv[1]);
 }

@@ -262,6 +262,25 @@ TEST_CASE("a command that overruns its limit is killed and reported as timed out
     CHECK(ok.code == 4);
 }
 
+TEST_CASE("a measured pass's waits for the GPU lock do not count against its time limit, with its own key only") {
+    // The child reads its key, says it waits (as a lab's program does around the GPU lock), sleeps 1.5 s
+    // "waiting", says it got the lock, and ends: under a limit of 1 s it is not timed out. The same with
+    // another key's records, or none, is.
+    const auto run = [](const std::string& record_key) {
+        const std::string say = "printf '{\"event\":\"gpu_wait\",\"key\":\"%s\",\"seq\":%d,\"state\":\"%s\"}\\n' ";
+        const std::string script = "read k; k=" + record_key + "; " + say + "\"$k\" 0 begin >&3; sleep 1.5; " + say +
+                                   "\"$k\" 1 end >&3; exit 0";
+        double elapsed = 0;
+        std::string report;
+        const auto o = run_with_timeout({"/bin/sh", "-c", script}, 1.0, "/dev/null", elapsed, "", &report, "key1");
+        return std::make_pair(o.kind, report);
+    };
+    const auto [waited, records] = run("key1");
+    CHECK(waited == ProcessOutcome::Kind::Exited);
+    CHECK(records.find("\"begin\"") != std::string::npos);
+    CHECK(run("other").first == ProcessOutcome::Kind::TimedOut);
+}
+
 TEST_CASE("XML escaping covers markup and control characters") {
     CHECK(xml_escape("a<b & \"c\"\x01") == "a&lt;b &amp; &quot;c&quot; ");
 }
