@@ -22,7 +22,7 @@ void send_all(int fd, const char* data, std::size_t size, int pass_fd) {
         msghdr msg{};
         msg.msg_iov = &io;
         msg.msg_iovlen = 1;
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 16)];  // more than are ever sent: the kernel closes the rest
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
         if (pass_fd >= 0 && sent == 0) {
             std::memset(control, 0, sizeof control);
             msg.msg_control = control;

@@ -116,6 +116,16 @@ TEST_CASE("a launch message's passed descriptors are all closed in the receiver 
     }
     const grading::wire::Received r = grading::wire::receive(sv[1]);
     CHECK(r.message.is_object());
+    {
+        // And the way the check program passes one (a buffer to map): kept, the message intact.
+        grading::wire::send(sv[0], {{"op", "map"}}, pipes[0][1]);
+        const grading::wire::Received m = grading::wire::receive(sv[1]);
+        CHECK(m.message.value("op", "") == "map");
+        CHECK(m.fd >= 0);
+        if (m.fd >= 0) ::close(m.fd);
+        grading::wire::send(sv[0], {{"op", "call"}});
+        CHECK(grading::wire::receive(sv[1]).fd < 0);
+    }
     REQUIRE(r.fd >= 0);
     CHECK(open_fds() == before + 1);  // the one kept; the other two closed
     ::close(r.fd);
