@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,15 +18,28 @@ FileLock::~FileLock() {
 
 FileLock FileLock::take(const std::string& path, bool wait, bool shared) {
     FileLock l;
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    // A lock file another user made (their umask took its write bits) still locks: flock needs no write.
-    if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return l;
-    const int mode = shared ? LOCK_SH : LOCK_EX;
-    int r;
-    while ((r = ::flock(fd, wait ? mode : mode | LOCK_NB)) != 0 && errno == EINTR) {}
-    if (r == 0) l.fd_ = fd;
-    else ::close(fd);
+    // A lock taken on a file that the path no longer names (removed or replaced while this waited) locks
+    // nothing that a later taker takes: the file the path names now is opened and locked instead.
+    for (int tries = 0; tries < 100; ++tries) {
+        int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        // A lock file another user made (their umask took its write bits) still locks: flock needs no write.
+        if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return l;
+        const int mode = shared ? LOCK_SH : LOCK_EX;
+        int r;
+        while ((r = ::flock(fd, wait ? mode : mode | LOCK_NB)) != 0 && errno == EINTR) {}
+        if (r != 0) {
+            ::close(fd);
+            return l;
+        }
+        struct stat held {}, named {};
+        if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            l.fd_ = fd;
+            return l;
+        }
+        ::close(fd);
+    }
     return l;
 }
 

@@ -29,6 +29,7 @@ public:
     ~FileLock();
     /// @brief Waits for the lock on @p path (when @p wait), else gives up at once; an empty FileLock when
     /// not taken. A @p shared lock is held by any number of processes at once, never beside an exclusive one.
+    /// The lock is on the file @p path names once it is taken (one removed or replaced meanwhile is let go).
     static FileLock take(const std::string& path, bool wait, bool shared = false);
     /// @brief Whether a lock is held.
     bool held() const { return fd_ >= 0; }

@@ -559,6 +559,30 @@ TEST_CASE("the seconds a measured pass had the GPU alone: from its own last reco
     CHECK_FALSE(alone_seconds_of({}, "k").has_value());
 }
 
+TEST_CASE("a lock is taken on the file its path names: one removed while a taker waited is let go") {
+    char dir_template[] = "/tmp/file-lock-test-XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string lock = std::string(dir_template) + "/gpu.lock";
+    auto first = std::make_unique<FileLock>(FileLock::take(lock, true));
+    REQUIRE(first->held());
+    std::atomic<bool> taken{false};
+    FileLock second;
+    std::thread waiter([&] {
+        second = FileLock::take(lock, true);  // waits on the file the path names now
+        taken = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK_FALSE(taken.load());
+    // The file is removed, then let go: the waiter's lock on it would lock nothing a later taker takes.
+    REQUIRE(std::filesystem::remove(lock));
+    first.reset();
+    waiter.join();
+    REQUIRE(second.held());
+    CHECK(std::filesystem::exists(lock));                  // it took the file the path names now...
+    CHECK_FALSE(FileLock::take(lock, false).held());        // ...so a later taker finds it taken
+    std::filesystem::remove_all(dir_template);
+}
+
 TEST_CASE("a measured pass that was disturbed says why, with the run's key, and only then") {
     std::vector<json> lines = keyed({start("fast"), end_pass("fast")}, "k");
     CHECK_FALSE(disturbed_reason_of(lines, "k").has_value());
