@@ -75,10 +75,11 @@ bool confine_launch_host(const char* exec_path) {
     // prctl: all but PR_SET_PDEATHSIG. The host dies with the check program (SIGKILL, set before the
     // filter); a host that took that away would outlive a check program killed at its time limit, with
     // its CUDA context and its work on the GPU, beside every grading after it.
-    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 3));
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 4));
     put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0));
     put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PDEATHSIG, 0, 1));
     put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
+    put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr));  // the call's number again, for the rules after
     // Signals: to itself (its pid, or 0: its own process group) only.
     for (unsigned nr : {static_cast<unsigned>(__NR_kill), static_cast<unsigned>(__NR_tgkill),
                         static_cast<unsigned>(__NR_rt_tgsigqueueinfo)}) {
