@@ -642,7 +642,8 @@ void Workers::grade(const Job& job, const std::string& name, int gpu, const Work
                                 : WEXITSTATUS(status) == 127 ? "the grader could not be started (exit 127)"
                                 : WEXITSTATUS(status) == 125 ? "the grading could not join its cgroup (exit 125)"
                                 : "the grader ended with status " + std::to_string(WEXITSTATUS(status)) +
-                                      " (77: no usable GPU; 2: a bad command line)";
+                                      " (77: no usable GPU; 75: the GPU kept busy from outside the grading; 2: a bad "
+                                      "command line)";
         std::cerr << "course-server: submission " << job.id << ": " << why << "\n" << output.substr(0, 2000) << "\n";
         store_.interrupted(job.id, job.claim, why, o.max_attempts);
     }
