@@ -225,6 +225,22 @@ TEST_CASE("a lab run in two passes: each check from its own pass, in rubric orde
     CHECK(r.checks[1].cls == Failure::GraderIntegrity);
     CHECK(r.checks[2].cls == Failure::GraderIntegrity);
 
+    // The measured pass's waits for the GPU lock (gpu_wait records, inside a check or between checks) are no
+    // verdict of any check; one of another run's channel still breaks the pass's channel.
+    const json wait_begin = {{"event", "gpu_wait"}, {"state", "begin"}};
+    const json wait_end = {{"event", "gpu_wait"}, {"state", "end"}};
+    PassReport waited{keyed({wait_begin, wait_end, start("fast"), wait_begin, wait_end, fast, start("huge"),
+                             end_pass("huge")},
+                            "k2"),
+                      kExitedOk, "k2", ""};
+    r = merge_lab_passes(lab, "student", exact, waited);
+    CHECK(r.checks[1].passed());
+    CHECK(r.checks[1].value == 0.9);
+    CHECK(r.checks[2].passed());
+    waited.lines[3]["key"] = "other";
+    r = merge_lab_passes(lab, "student", exact, waited);
+    CHECK(r.checks[1].cls == Failure::GraderIntegrity);
+
     // A measured pass that crashed in its first check: that check is charged to the crash, the next not run.
     PassReport crashed{keyed({start("fast")}, "k2", false), {ProcessOutcome::Kind::Signaled, SIGSEGV, 0, ""}, "k2", ""};
     r = merge_lab_passes(lab, "student", exact, crashed);
