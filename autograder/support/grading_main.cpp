@@ -113,6 +113,15 @@ void emit(nlohmann::json line) {
     }
 }
 
+// Runs @p change of the GPU lock between two gpu_wait records: the runner leaves the time between them out
+// of the pass's time limit (another grading's work is not this program's time).
+template <class Change>
+void waiting_for_gpu(Change&& change) {
+    emit({{"event", "gpu_wait"}, {"state", "begin"}});
+    change();
+    emit({{"event", "gpu_wait"}, {"state", "end"}});
+}
+
 nlohmann::json end_record(bool passed, double seconds) {
     nlohmann::json j = {{"event", "end"},
                         {"check", g.current.name},
@@ -254,9 +263,7 @@ GpuAlone::GpuAlone() {
     // next call that checks).
     cudaDeviceSynchronize();
     const auto asked = std::chrono::steady_clock::now();
-    emit({{"event", "gpu_wait"}, {"state", "begin"}});  // the runner does not count the wait against the pass
-    g.gpu->alone();
-    emit({{"event", "gpu_wait"}, {"state", "end"}});
+    waiting_for_gpu([] { g.gpu->alone(); });
     timed_counters::take_back();
     g.alone_since = std::chrono::steady_clock::now();
     g.alone_waited = std::chrono::duration<double>(g.alone_since - asked).count();
@@ -273,9 +280,7 @@ GpuAlone::~GpuAlone() {
     timed_counters::give_back();
     cudaDeviceSynchronize();  // nothing of this program's runs beside the next one alone
     try {
-        emit({{"event", "gpu_wait"}, {"state", "begin"}});
-        g.gpu->share();
-        emit({{"event", "gpu_wait"}, {"state", "end"}});
+        waiting_for_gpu([] { g.gpu->share(); });
     } catch (const std::exception& e) {
         std::fprintf(stderr, "grader error: %s\n", e.what());
         isolation::end_hosts();
@@ -516,12 +521,12 @@ int main(int argc, char** argv) {
         // queued would still run while another grading has the GPU alone, and be timed there as that
         // grading's baseline or peer. The peers' process, the course's own, is only stopped.
         try {
-            emit({{"event", "gpu_wait"}, {"state", "begin"}});
-            g.gpu = std::make_unique<GpuShare>(gpu_lock, [] {
-                isolation::restart(isolation::Host::Student);
-                isolation::stop_hosts();
+            waiting_for_gpu([&] {
+                g.gpu = std::make_unique<GpuShare>(gpu_lock, [] {
+                    isolation::restart(isolation::Host::Student);
+                    isolation::stop_hosts();
+                });
             });
-            emit({{"event", "gpu_wait"}, {"state", "end"}});
         } catch (const std::exception& e) {
             std::cerr << "cannot grade: " << e.what() << std::endl;
             return 1;

@@ -356,9 +356,7 @@ void enable(const std::string& program_path, const std::string& lab_id, bool exa
     // The launch hosts are gone, their GPU memory with them, before this program's exit is seen: the
     // runner's next pass of the lab decides at its start which inputs fit in the GPU's free memory, and
     // nothing a host of this pass allocated may still hold some then.
-    static const bool reaped_at_exit = std::atexit([] {
-        for (Process& p : g.hosts) reap(p);
-    }) == 0;
+    static const bool reaped_at_exit = std::atexit(end_hosts) == 0;
     (void)reaped_at_exit;
 }
 

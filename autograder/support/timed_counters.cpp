@@ -434,11 +434,7 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
     // sample's start, and what it counted), for finding where a window's counts come from.
     static const bool dump = std::getenv("COURSE_TIMED_COUNTERS_SAMPLES") != nullptr;
     const double t0 = now_ms();
-    bool freed = false;  // whether the monitors' buffer was given to the next window
-    const auto free_buffer = [&] {
-        if (!freed) decoded->set_value();
-        freed = true;
-    };
+    // On any exception the monitors' buffer is given to the next window by the caller (Window::stop()).
     std::string why;
     std::vector<std::uint8_t>& data = g.images[i];
     Totals t;
@@ -463,12 +459,10 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
         CUpti_PmSampling_GetCounterDataInfo_Params info{CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
         info.pCounterDataImage = data.data();
         info.counterDataImageSize = data.size();
-        if (!ok || !step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why)) {
-            free_buffer();
+        if (!ok || !step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
             throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-        }
         const bool full = info.numCompletedSamples >= kMaxSamples && chunk + 1 < kMaxChunks;
-        if (!full) free_buffer();
+        if (!full) decoded->set_value();  // the monitors' buffer is free for the next window
         const std::lock_guard<std::mutex> one_at_a_time(g.evaluating);
         // Not the window's first sample (see Window()).
         for (std::size_t s = chunk == 0 && !dump ? 1 : 0; s < info.numCompletedSamples; ++s) {
@@ -501,10 +495,8 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
             eval.numMetrics = g.name_ptrs.size();
             eval.pMetricValues = values.data();
             if (!step("cuptiProfilerHostEvaluateToGpuValues", [&] { return cuptiProfilerHostEvaluateToGpuValues(&eval); },
-                      why)) {
-                free_buffer();
+                      why))
                 throw CountersTaken("the GPU's performance counters could not be evaluated (" + why + ")");
-            }
             if (dump) std::fprintf(stderr, " blocks %.6g shared loads %.6g stores %.6g\n", values[4], values[0], values[1]);
             if (chunk == 0 && s == 0) continue;
             t.shared_load_wavefronts += values[0];
@@ -521,10 +513,7 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
         }
         samples += info.numCompletedSamples;
         if (!full) break;
-        if (!initialise(i, why)) {
-            free_buffer();
-            throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
-        }
+        if (!initialise(i, why)) throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     }
     const double t_decode = t0 + decode_ms;
     if (steps) {  // where a window's time goes, for tuning (.ci/gpu-counters-probe.sh sets it)
