@@ -14,14 +14,144 @@
 #include <fstream>
 #include <optional>
 #include <string_view>
+#include <cstring>
 #include <poll.h>
+#include <pthread.h>
 #include <sstream>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace grading {
 
 namespace {
+// The keeper's part (see run_with_timeout): it runs between fork() and _exit() in a child of a process that
+// may have other threads, so it calls only system calls, on buffers of its own stack.
+
+// Reads the parent's pid from /proc/<pid>/stat ("pid (name) state ppid ..."; the name may hold anything, so
+// the fields are read after its last ')'); -1 when the process is gone.
+long parent_of(const char* pid_digits) {
+    char path[64] = "/proc/";
+    std::size_t n = 6;
+    for (const char* c = pid_digits; *c && n + 6 < sizeof path; ++c) path[n++] = *c;
+    const char tail[] = "/stat";
+    for (const char* c = tail; *c; ++c) path[n++] = *c;
+    path[n] = 0;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buf[1024];
+    const ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got <= 0) return -1;
+    std::size_t close_paren = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(got); ++i)
+        if (buf[i] == ')') close_paren = i;
+    std::size_t i = close_paren + 1;
+    while (i < static_cast<std::size_t>(got) && buf[i] == ' ') ++i;
+    while (i < static_cast<std::size_t>(got) && buf[i] != ' ') ++i;  // the state
+    while (i < static_cast<std::size_t>(got) && buf[i] == ' ') ++i;
+    long ppid = 0;
+    bool any = false;
+    for (; i < static_cast<std::size_t>(got) && buf[i] >= '0' && buf[i] <= '9'; ++i, any = true) ppid = ppid * 10 + (buf[i] - '0');
+    return any ? ppid : -1;
+}
+
+// SIGKILLs every child of this process (the keeper, a subreaper: every orphan below it is its child);
+// returns how many it found.
+int kill_children() {
+    const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return 0;
+    const long self = getpid();
+    int found = 0;
+    alignas(8) char buf[8192];
+    for (;;) {
+        const long got = syscall(SYS_getdents64, dir, buf, sizeof buf);
+        if (got <= 0) break;
+        for (long off = 0; off < got;) {
+            // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name
+            unsigned short reclen = 0;
+            std::memcpy(&reclen, buf + off + 16, sizeof reclen);
+            const char* name = buf + off + 19;
+            off += reclen;
+            if (name[0] < '0' || name[0] > '9') continue;
+            if (parent_of(name) != self) continue;
+            long pid = 0;
+            for (const char* c = name; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
+            kill(static_cast<pid_t>(pid), SIGKILL);
+            ++found;
+        }
+    }
+    close(dir);
+    return found;
+}
+
+// Ends the program's process group and everything left below the keeper, reaping all of it, within about
+// 10 s (a process that forks faster than it is killed is left to the runner's own kill).
+void end_everything_below(pid_t program) {
+    const timespec ms{0, 1000000};
+    for (int round = 0; round < 10000; ++round) {
+        kill(-program, SIGKILL);
+        kill_children();
+        while (waitpid(-1, nullptr, WNOHANG) > 0) {}
+        if (waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
+        nanosleep(&ms, nullptr);
+    }
+}
+
+// The keeper: runs @p args in a process group of its own, waits until it ends or SIGTERM asks for an end,
+// then ends everything below and exits as the program did.
+[[noreturn]] void keep(char* const* args, const sigset_t& before) {
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) _exit(127);
+    signal(SIGCHLD, SIG_DFL);  // children are waited for, not reaped by the kernel
+    sigset_t waited;
+    sigemptyset(&waited);
+    sigaddset(&waited, SIGCHLD);
+    sigaddset(&waited, SIGTERM);
+    sigprocmask(SIG_BLOCK, &waited, nullptr);
+    const pid_t program = fork();
+    if (program < 0) _exit(127);
+    if (program == 0) {
+        setpgid(0, 0);  // its own group: the keeper ends it and anything it started
+        sigprocmask(SIG_SETMASK, &before, nullptr);
+        execv(args[0], args);
+        _exit(127);
+    }
+    setpgid(program, program);
+    // The keeper holds nothing of the program's: its input, the report channel.
+    const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    close(kReportFd);
+    int status = 0;
+    bool ended = false;
+    while (!ended) {
+        siginfo_t info{};
+        if (sigwaitinfo(&waited, &info) < 0) continue;
+        if (info.si_signo == SIGTERM) break;  // the runner's time limit
+        for (pid_t r; (r = waitpid(-1, &status, WNOHANG)) > 0;)
+            if (r == program) {
+                ended = true;
+                break;
+            }
+    }
+    end_everything_below(program);
+    if (!ended) _exit(124);
+    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+    // Killed by a signal: the keeper ends by the same signal, without a core file of its own.
+    const int sig = WTERMSIG(status);
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    kill(getpid(), sig);
+    _exit(128 + sig);
+}
+
 // Appends whatever the channel holds now to @p out (non-blocking read end).
 void drain(int fd, std::string* out) {
     std::array<char, 65536> buf;
@@ -48,10 +178,12 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    sigset_t mask;
+    pthread_sigmask(SIG_SETMASK, nullptr, &mask);
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
-        setpgid(0, 0);  // its own group: the runner kills it and anything it started
+        setpgid(0, 0);
         if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
         const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (fd >= 0) {
@@ -68,8 +200,7 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
             if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         }
-        execv(args[0], args.data());
-        _exit(127);
+        keep(args.data(), mask);
     }
     setpgid(pid, pid);
     if (report) {
@@ -123,7 +254,18 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             poll(nullptr, 0, 20);
         }
     }
-    // Whatever the lab left behind (or everything, on a timeout) is killed before its results are read.
+    // Whatever the lab left behind (or everything, on a timeout) is ended before its results are read: on a
+    // timeout the keeper is asked to end it all (SIGTERM), and given kKeeperGraceS before it is killed too.
+    if (timed_out) {
+        kill(pid, SIGTERM);
+        const auto asked = std::chrono::steady_clock::now();
+        for (;;) {
+            siginfo_t info{};
+            if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
+            if (std::chrono::steady_clock::now() - asked > std::chrono::duration<double>(kKeeperGraceS)) break;
+            poll(nullptr, 0, 5);
+        }
+    }
     kill(-pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}

@@ -1,5 +1,5 @@
 /// @file process.hpp
-/// @brief Running a lab's program in its own process group with a time limit.
+/// @brief Running a lab's program, and everything it starts, with a time limit.
 #pragma once
 
 #include "results.hpp"
@@ -13,9 +13,18 @@ namespace grading {
 /// @brief The file descriptor on which a lab's program finds the grader's report channel.
 inline constexpr int kReportFd = 3;
 
-/// @brief Runs @p argv (argv[0] a path) in its own process group, with stdin from /dev/null and stdout
-/// and stderr appended to @p log_path. When it runs longer than @p timeout_s seconds, and in any case
-/// once it has exited, its whole process group is killed, so nothing it started outlives it.
+/// @brief The most a child's waits for the GPU lock add to its time limit (run_with_timeout).
+inline constexpr double kMaxLockWaitS = 3600.0;
+
+/// @brief How long run_with_timeout's keeper has, after a time limit, to end everything below it.
+inline constexpr double kKeeperGraceS = 10.0;
+
+/// @brief Runs @p argv (argv[0] a path) in a process group of its own, with stdin from /dev/null and stdout
+/// and stderr appended to @p log_path, under a keeper: a process between the runner and the program that is
+/// a subreaper (PR_SET_CHILD_SUBREAPER), so that everything the program starts stays below it even where it
+/// leaves the program's group or session (a daemon: setsid, then fork). Once the program has ended, or it
+/// runs longer than @p timeout_s seconds, the keeper kills its group and every process left below it, and
+/// only then ends: nothing the program started outlives the call.
 /// @param elapsed_s receives the wall time it took
 /// @param working_dir the child's working directory ("" keeps the runner's)
 /// @param report when not null, a pipe is opened as the child's fd kReportFd and everything written to it
@@ -24,9 +33,6 @@ inline constexpr int kReportFd = 3;
 /// With @p report, the time the child says it waits for the GPU lock (a "gpu_wait" record with @p report_key,
 /// "state" "begin" then "end": the measured pass, which takes the lock itself) does not count against
 /// @p timeout_s, up to kMaxLockWaitS in all: another grading's work is not the child's time.
-/// @brief The most time a child's waits for the GPU lock add to its time limit (run_with_timeout).
-inline constexpr double kMaxLockWaitS = 3600.0;
-
 ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double timeout_s, const std::string& log_path,
                                 double& elapsed_s, const std::string& working_dir = "", std::string* report = nullptr,
                                 const std::string& report_key = "", const std::string& more_input = "");
