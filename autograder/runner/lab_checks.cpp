@@ -6,6 +6,7 @@
 #include "secret.hpp"
 
 #include "device_info.hpp"
+#include "random.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -99,7 +100,12 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                     std::error_code ec;
                     fs::remove_all(scratch, ec);
                     fs::create_directories(scratch);
-                    std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(info.seed), "--report-fd",
+                    // A measured pass run again after a disturbance draws inputs of its own: nothing a process of
+                    // the student's saw in an earlier try can be replayed in this one (the seed is in the log).
+                    const std::uint64_t seed =
+                        attempt == 1 ? info.seed : course::hash64(info.seed, 0xd15ull + static_cast<std::uint64_t>(attempt));
+                    if (attempt > 1) std::ofstream(j.log, std::ios::app) << "(seed of this try: " << seed << ")\n";
+                    std::vector<std::string> cmd = {exe.string(), "--seed", std::to_string(seed), "--report-fd",
                                                     std::to_string(kReportFd), "--artifacts", log_dir.string()};
                     if (!one_pass) cmd.insert(cmd.end(), {"--pass", m == 1 ? "measured" : "exact"});
                     if (handed) cmd.insert(cmd.end(), {"--gpu-lock", o.gpu_lock});
@@ -113,7 +119,7 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                     std::string records;
                     double pass_s = 0;
                     p.outcome = run_with_timeout(cmd, o.timeout_s, j.log.string(), pass_s, scratch.string(), &records, p.key,
-                                                 secret_input(o, info.seed));
+                                                 secret_input(o, seed));
                     p.outcome.timeout_s = o.timeout_s;
                     run_s += pass_s;
                     // 77 and 78 are believed only from a program that had not started its checks, in the lab's

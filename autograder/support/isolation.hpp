@@ -219,6 +219,21 @@ public:
 /// with no verdict, so that its runner measures again (grading_main.cpp). @p handler must not return.
 void set_disturbed_handler(std::function<void(const std::string&)> handler);
 
+/// @brief Runs @p timed (a timing across the boundary, time_across()) and, where it blames the student's
+/// process (GpuLeftBusy, or timed_counters::CountersTaken), runs it once more, that process started anew
+/// (the blame ended it): the blame stands only when found twice in a row. Work from outside this grading
+/// that happened to stop while the student's process was being ended looks like the student's once, not
+/// twice; a process that leaves work queued or takes the monitors does so again.
+template <class F>
+auto blamed_twice(F&& timed) -> decltype(timed()) {
+    try {
+        return timed();
+    } catch (const GpuLeftBusy&) {
+    } catch (const timed_counters::CountersTaken&) {
+    }
+    return timed();
+}
+
 /// @brief How many of a contender's timed batches time_across() samples with the GPU's performance monitors.
 inline constexpr int kSampledRepetitions = 3;
 

@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "isolation.hpp"
 #include "locks.hpp"
 #include "timed_counters.hpp"
 #include "process.hpp"
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -276,6 +278,64 @@ TEST_CASE("a command that overruns its limit is killed and reported as timed out
     const auto ok = run_with_timeout({"/bin/sh", "-c", "exit 4"}, 10, "/dev/null", elapsed);
     CHECK(ok.kind == ProcessOutcome::Kind::Exited);
     CHECK(ok.code == 4);
+}
+
+TEST_CASE("a timing blames the student's process only when it finds the same twice in a row") {
+    // Found once (outside work that stopped as the student's process was ended looks like the student's):
+    // measured again, and that measurement stands. Found twice: the blame stands.
+    int runs = 0;
+    const auto once = [&] {
+        if (++runs == 1) throw timed_counters::CountersTaken("the monitors were taken");
+        return 7;
+    };
+    CHECK(isolation::blamed_twice(once) == 7);
+    CHECK(runs == 2);
+    runs = 0;
+    const auto always = [&]() -> int {
+        ++runs;
+        throw timed_counters::CountersTaken("the monitors were taken");
+    };
+    CHECK_THROWS_AS(isolation::blamed_twice(always), timed_counters::CountersTaken);
+    CHECK(runs == 2);
+    runs = 0;
+    const auto other = [&]() -> int {  // anything else is not measured again
+        ++runs;
+        throw std::runtime_error("a launch failed");
+    };
+    CHECK_THROWS_AS(isolation::blamed_twice(other), std::runtime_error);
+    CHECK(runs == 1);
+}
+
+TEST_CASE("nothing a command starts outlives it, a daemon that left its group and session included") {
+    // The command starts a daemon (fork, setsid, fork: reparented on its parent's exit) that writes its pid
+    // and sleeps; then it ends, or (the second time) overruns its limit. Either way the daemon is gone when
+    // run_with_timeout returns.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("daemon-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const bool overrun : {false, true}) {
+        const fs::path pid_file = dir / (overrun ? "overrun" : "ended");
+        const std::string script = "( setsid sh -c 'echo $$ > " + pid_file.string() + ".tmp; mv " + pid_file.string() +
+                                   ".tmp " + pid_file.string() + "; exec sleep 60' & ); while [ ! -s " +
+                                   pid_file.string() + " ]; do sleep 0.05; done; " + (overrun ? "sleep 30" : "exit 3");
+        double elapsed = 0;
+        const auto o = run_with_timeout({"/bin/sh", "-c", script}, overrun ? 2.0 : 20.0, "/dev/null", elapsed);
+        CHECK(o.kind == (overrun ? ProcessOutcome::Kind::TimedOut : ProcessOutcome::Kind::Exited));
+        if (!overrun) CHECK(o.code == 3);
+        CHECK(elapsed < 15);
+        const auto text = read_text_file(pid_file.string());
+        REQUIRE(text.has_value());
+        const pid_t daemon = static_cast<pid_t>(std::stol(*text));
+        CHECK(daemon > 0);
+        errno = 0;
+        CHECK(::kill(daemon, 0) == -1);
+        CHECK(errno == ESRCH);
+    }
+    double elapsed = 0;
+    const auto o = run_with_timeout({"/bin/sh", "-c", "kill -SEGV $$"}, 10, "/dev/null", elapsed);
+    CHECK(o.kind == ProcessOutcome::Kind::Signaled);
+    CHECK(o.code == SIGSEGV);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("a measured pass's waits for the GPU lock do not count against its time limit, with its own key only") {
