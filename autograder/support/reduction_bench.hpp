@@ -80,7 +80,6 @@ struct ReductionBench {
     /// @brief Input slots: each timed call of the student's reads its own.
     static int slot_count() { return bench_slots(kN * sizeof(float)); }
 
-    BenchStart start;  ///< first: the student's process anew, then the GPU alone for the bench's life
     BenchInputs inputs{kN, Traits::kTag, Traits::kLo, Traits::kHi, slot_count(), Traits::kPlants};  ///< the inputs
     std::vector<float> refs;                        ///< each input's reference, by the peer
     std::vector<course::GuardedBuffer<float>> student_out;  ///< the student's output a slot, poisoned before each call
@@ -92,7 +91,7 @@ struct ReductionBench {
     /// @brief Computes every input's reference, then runs the gate: one call of the student's on the first
     /// input, checked like every timed call. A wrong result fails the current check as a wrong result,
     /// and the speed is then not measured.
-    ReductionBench() {
+    explicit ReductionBench(const BenchStart&) {
         for (int i = 0; i < slot_count(); ++i) {
             refs.push_back(reference(i));
             student_out.emplace_back(1);

@@ -204,13 +204,17 @@ inline void fresh_student_process() {
     if (isolation::enabled()) isolation::restart(isolation::Host::Student);
 }
 
-/// @brief The first member of every speed bench: the GPU to this grading alone (GpuAlone) for the bench's
-/// whole life (its buffers, which a quarter of the GPU's memory may hold and which another grading's inputs
-/// past 2^31 elements must find free, its references, its gate and its timed calls), and in it the
-/// student's process started anew (fresh_student_process()). The process starts inside: one started before,
-/// beside other gradings, would be alive, with whatever it queued on the GPU, while this grading waits for
-/// another's measurement to end.
+/// @brief How every speed bench starts: the GPU to this grading alone (GpuAlone) for the bench's whole life
+/// (its buffers, which a quarter of the GPU's memory may hold and which another grading's inputs past 2^31
+/// elements must find free, its references, its gate and its timed calls), and in it the student's process
+/// started anew (fresh_student_process()). The process starts inside: one started before, beside other
+/// gradings, would be alive, with whatever it queued on the GPU, while this grading waits for another's
+/// measurement to end. Only Started makes one, and a bench's constructor takes it as its first argument:
+/// a bench cannot be built without it.
 class BenchStart {
+    template <class Bench>
+    friend class Started;
+    BenchStart() = default;
     GpuAlone alone_;
     struct Restarted {
         Restarted() {
@@ -218,6 +222,26 @@ class BenchStart {
             if (isolation::enabled()) isolation::start_host(isolation::Host::Student);
         }
     } restarted_;
+
+public:
+    BenchStart(const BenchStart&) = delete;
+    BenchStart& operator=(const BenchStart&) = delete;
+};
+
+/// @brief A lab's speed bench of type @p Bench, built after its BenchStart and ended before it (the GPU is
+/// this grading's alone for as long as the bench lives). @p Bench's constructor takes the BenchStart first,
+/// then @p Args.
+template <class Bench>
+class Started {
+    BenchStart start_;  // first: constructed before the bench, destroyed after it
+
+public:
+    Bench bench;  ///< the bench
+    /// @brief Starts (BenchStart), then constructs the bench from it and @p args.
+    template <class... Args>
+    explicit Started(Args&&... args) : bench(start_, std::forward<Args>(args)...) {}
+    /// @brief The bench.
+    Bench* operator->() { return &bench; }
 };
 
 /// @brief The number of the student's next timed call, which seeds its input: it counts on across rounds
@@ -288,16 +312,19 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
         std::vector<std::vector<double>> s;
         std::vector<timed_counters::Totals> counted;
         try {
-            s = isolation::time_across(
-                contenders, calls.slots, warmup, repetitions,
-                [&](std::size_t c, int slot) {
-                    if (c == 0) select(slot);
-                    else calls.select(slot, other++);
-                },
-                [&](std::size_t c, int slot) {
-                    if (c == 0) verify(slot);
-                },
-                &t.late_output, &boundary, timed_technique().judge ? &counted : nullptr);
+            s = isolation::blamed_twice([&] {
+                counted.clear();
+                return isolation::time_across(
+                    contenders, calls.slots, warmup, repetitions,
+                    [&](std::size_t c, int slot) {
+                        if (c == 0) select(slot);
+                        else calls.select(slot, other++);
+                    },
+                    [&](std::size_t c, int slot) {
+                        if (c == 0) verify(slot);
+                    },
+                    &t.late_output, &boundary, timed_technique().judge ? &counted : nullptr);
+            });
         } catch (const isolation::GpuLeftBusy& e) {
             t.gpu_left_busy = e.what();
             t.student_ms = t.baseline_ms = t.peer_ms = t.student_host_ms = 1.0;  // judged on the message alone
@@ -533,16 +560,16 @@ inline TimedTechnique staged_through_shared(double loads, double stores, const s
             hint};
 }
 
-/// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: constructs it (the constructor runs the
+/// @brief A SharedSpeed::Measure for a lab's bench type @p Bench: starts it (Started; the constructor runs the
 /// correctness gate and sets `correct`) and, when the gate passed, returns `bench.measure(criteria)`. A
 /// bench type with a timed_technique() sets the lab's TimedTechnique first.
 template <class Bench>
 SharedSpeed::Measure measure_bench(std::vector<Criterion> criteria) {
     return [criteria = std::move(criteria)]() -> std::optional<std::vector<Timings>> {
         if constexpr (HasTimedTechnique<Bench>::value) timed_technique() = Bench::timed_technique();
-        Bench bench;
-        if (!bench.correct) return std::nullopt;
-        return bench.measure(criteria);
+        Started<Bench> started;
+        if (!started->correct) return std::nullopt;
+        return started->measure(criteria);
     };
 }
 

@@ -363,9 +363,6 @@ namespace {
 // your output at this size must equal the naive transpose's, bit for bit. Every timed call of yours is
 // checked (speed.hpp).
 struct SpeedBench {
-    // First: the student's process anew (the gate sets the lab's state in it), then the GPU alone for the
-    // bench's life (speed.hpp).
-    grading::BenchStart start;
     // The technique in the timed calls (speed.hpp, timed_counters.hpp): every element is stored into a
     // shared tile and read back from it.
     // And the tile is free of bank conflicts there: each element stored and loaded once, 32 to a wavefront,
@@ -395,7 +392,7 @@ struct SpeedBench {
     int current = 0;  // the input of the student's next call (in this process)
     bool correct = false;
 
-    SpeedBench() {
+    explicit SpeedBench(const grading::BenchStart&) {
         for (int i = 0; i < slot_count(); ++i) {
             references.emplace_back(kN);
             outs.emplace_back(kN);

@@ -355,9 +355,6 @@ namespace {
 // contents for every call of yours and convolved by the naive kernel first, a random K x K filter, the
 // contenders, and a correctness gate. Every timed call of yours is checked (speed.hpp).
 struct SpeedBench {
-    // First: the student's process anew (the gate sets the lab's state in it), then the GPU alone for the
-    // bench's life (speed.hpp).
-    grading::BenchStart start;
     static constexpr std::size_t kPixels = std::size_t(kBenchSide) * kBenchSide;
     // Input, reference, your output and the peers' output a slot.
     static int slot_count() { return grading::bench_slots(4 * kPixels * sizeof(float)); }
@@ -374,7 +371,7 @@ struct SpeedBench {
     int current = 0;  // the image of the student's next call (in this process)
     bool correct = false;
 
-    explicit SpeedBench(int filter_size)
+    SpeedBench(const grading::BenchStart&, int filter_size)
         : K(filter_size),
           weights(course::uniform_floats(static_cast<std::size_t>(K) * K, grading::seed_for("lab05-bench-filter", K))),
           inputs(kPixels, "lab05-bench-image-" + std::to_string(filter_size), -1.0f, 1.0f, slot_count()) {
@@ -476,7 +473,8 @@ struct SpeedBench {
 };
 
 void check_fraction_of_copy(int K) {
-    SpeedBench bench(K);
+    grading::Started<SpeedBench> started(K);
+    SpeedBench& bench = started.bench;
     if (!bench.correct) return;
     auto ratio = [](const grading::Timings& t) { return t.peer_ms / t.student_ms; };
     const double threshold = K == 3 ? kMinFractionOfCopy3x3 : kMinFractionOfCopy5x5;
@@ -492,7 +490,8 @@ void check_fraction_of_copy(int K) {
 }  // namespace
 
 TEST_CASE("speed: 7x7 filter well ahead of the naive kernel" * doctest::test_suite("measured")) {
-    SpeedBench bench(7);
+    grading::Started<SpeedBench> started(7);
+    SpeedBench& bench = started.bench;
     if (!bench.correct) return;
     auto ratio = [](const grading::Timings& t) { return t.baseline_ms / t.student_ms; };
     const auto t = bench.measure(ratio, kMinSpeedupOverNaive7x7);
@@ -550,7 +549,8 @@ TEST_CASE("profile workload" * doctest::test_suite("profile")) {
     grading::profile_call_done(what + ", the technique check's call");
     grading::profile_timed_calls() = true;
     for (int k : {7, 3, 5}) {
-        SpeedBench bench(k);
+        grading::Started<SpeedBench> started(k);
+        SpeedBench& bench = started.bench;
         if (!bench.correct) return;
         bench.measure([](const grading::Timings&) { return 0.0; }, 0.0);
         if (grading::current_check_failed()) return;
