@@ -101,10 +101,13 @@ void end_everything_below(pid_t program) {
     }
 }
 
-// The keeper: runs @p args in a process group of its own, waits until it ends or SIGTERM asks for an end,
-// then ends everything below and exits as the program did.
-[[noreturn]] void keep(char* const* args, const sigset_t& before) {
+// The keeper: runs @p args in a process group of its own, waits until it ends or SIGTERM asks for an end
+// (the runner's time limit, or the runner's end: @p runner's death signals it), then ends everything below
+// and exits as the program did. @p before: the signal mask the program starts with.
+[[noreturn]] void keep(char* const* args, const sigset_t& before, pid_t runner) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) _exit(127);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // the runner gone (killed), everything below ends too
+    if (getppid() != runner) _exit(127);
     signal(SIGCHLD, SIG_DFL);  // children are waited for, not reaped by the kernel
     sigset_t waited;
     sigemptyset(&waited);
@@ -120,10 +123,13 @@ void end_everything_below(pid_t program) {
         _exit(127);
     }
     setpgid(program, program);
-    // The keeper holds nothing of the program's: its input, the report channel.
+    // The keeper holds nothing of the program's or the runner's (it never execs, so O_CLOEXEC does not close
+    // them): not the input's write end, whose holder would keep the program reading forever; not the
+    // report channel, nor a lock.
     const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    close(kReportFd);
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+        for (int fd = 3; fd < 65536; ++fd) close(fd);
     int status = 0;
     bool ended = false;
     while (!ended) {
@@ -180,6 +186,7 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     args.push_back(nullptr);
     sigset_t mask;
     pthread_sigmask(SIG_SETMASK, nullptr, &mask);
+    const pid_t runner = getpid();
     const pid_t pid = fork();
     if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
     if (pid == 0) {
@@ -200,7 +207,7 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
             const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
             if (devnull >= 0) dup2(devnull, STDIN_FILENO);
         }
-        keep(args.data(), mask);
+        keep(args.data(), mask, runner);
     }
     setpgid(pid, pid);
     if (report) {

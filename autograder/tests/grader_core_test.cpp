@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <fstream>
 #include <map>
@@ -26,6 +27,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 using namespace grading;
@@ -331,8 +333,41 @@ TEST_CASE("nothing a command starts outlives it, a daemon that left its group an
         CHECK(::kill(daemon, 0) == -1);
         CHECK(errno == ESRCH);
     }
+    // The runner itself killed (its grading stopped): everything below its command ends too.
+    {
+        const fs::path pid_file = dir / "runner-killed";
+        const std::string script = "( setsid sh -c 'echo $$ > " + pid_file.string() + ".tmp; mv " + pid_file.string() +
+                                   ".tmp " + pid_file.string() + "; exec sleep 60' & ); sleep 30";
+        const pid_t runner = ::fork();
+        REQUIRE(runner >= 0);
+        if (runner == 0) {
+            double unused = 0;
+            run_with_timeout({"/bin/sh", "-c", script}, 60, "/dev/null", unused);
+            ::_exit(0);
+        }
+        std::optional<std::string> text;
+        for (int i = 0; i < 200 && !(text = read_text_file(pid_file.string())); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        ::kill(runner, SIGKILL);
+        ::waitpid(runner, nullptr, 0);
+        REQUIRE(text.has_value());
+        const pid_t daemon = static_cast<pid_t>(std::stol(*text));
+        bool gone = false;
+        for (int i = 0; i < 200 && !gone; ++i) {
+            gone = ::kill(daemon, 0) == -1 && errno == ESRCH;
+            if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+        CHECK(gone);
+    }
     double elapsed = 0;
     const auto o = run_with_timeout({"/bin/sh", "-c", "kill -SEGV $$"}, 10, "/dev/null", elapsed);
+    // A program reads its input to its end (the key, then the secret's lines): nothing but the runner holds
+    // the other end, so the end comes.
+    std::string report;
+    const auto read_all = run_with_timeout({"/bin/sh", "-c", "cat > /dev/null; exit 5"}, 5, "/dev/null", elapsed, "",
+                                           &report, "key1", "more\n");
+    CHECK(read_all.kind == ProcessOutcome::Kind::Exited);
+    CHECK(read_all.code == 5);
     CHECK(o.kind == ProcessOutcome::Kind::Signaled);
     CHECK(o.code == SIGSEGV);
     fs::remove_all(dir);
