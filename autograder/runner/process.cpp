@@ -1,5 +1,6 @@
 // Child processes with a time limit (see process.hpp). POSIX only.
 #include "process.hpp"
+#include "whereabouts.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -135,7 +136,13 @@ void end_everything_below(pid_t program) {
     while (!ended) {
         siginfo_t info{};
         if (sigwaitinfo(&waited, &info) < 0) continue;
-        if (info.si_signo == SIGTERM) break;  // the runner's time limit
+        if (info.si_signo == SIGTERM) {  // the runner's time limit (or its end)
+            // A check program says what it was doing (whereabouts.hpp) before it is killed.
+            kill(program, whereabouts::kSayWhereSignal);
+            const timespec moment{0, 300000000};
+            nanosleep(&moment, nullptr);
+            break;
+        }
         for (pid_t r; (r = waitpid(-1, &status, WNOHANG)) > 0;)
             if (r == program) {
                 ended = true;

@@ -31,6 +31,7 @@
 #include "grading.hpp"
 #include "isolation.hpp"
 #include "timed_counters.hpp"
+#include "whereabouts.hpp"
 #include "profile_probe.hpp"
 #include "workload_arg.hpp"
 
@@ -117,6 +118,7 @@ void emit(nlohmann::json line) {
 // of the pass's time limit (another grading's work is not this program's time).
 template <class Change>
 void waiting_for_gpu(Change&& change) {
+    const whereabouts::Doing doing("waiting for the GPU lock (another grading's work, or its measurement)");
     emit({{"event", "gpu_wait"}, {"state", "begin"}});
     change();
     emit({{"event", "gpu_wait"}, {"state", "end"}});
@@ -153,6 +155,7 @@ struct ReportListener : public doctest::IReporter {
     void test_case_start(const doctest::TestCaseData& tc) override {
         g.current = CheckRecord{};
         g.current.name = tc.m_name;
+        whereabouts::set_check(g.current.name);
         emit({{"event", "start"}, {"check", g.current.name}});
     }
     void test_case_reenter(const doctest::TestCaseData&) override {}
@@ -380,6 +383,7 @@ int main(int argc, char** argv) {
     // started) may open this program's descriptors through /proc, the report channel among them, or read
     // or trace its memory.
     ::prctl(PR_SET_DUMPABLE, 0);
+    whereabouts::install();  // at the time limit, the log says what this program was doing
     std::vector<const char*> doctest_args = {argv[0]};
     std::optional<std::uint64_t> seed;
     bool plan = false, cpu_only = false;

@@ -2,6 +2,7 @@
 #include "isolation.hpp"
 
 #include "confinement.hpp"
+#include "whereabouts.hpp"
 #include "driver_api.hpp"
 #include "launch_wire.hpp"
 #include "verify.hpp"
@@ -203,6 +204,9 @@ nlohmann::json run_callback(Host h, const nlohmann::json& asked) {
 }
 
 nlohmann::json request(Host h, const nlohmann::json& message, int pass_fd = -1) {
+    const whereabouts::Doing doing(h == Host::Student
+                                       ? "waiting for the student's process to answer a request (a call of the lab's code)"
+                                       : "waiting for the peers' process to answer a request (a baseline or library call)");
     Process& p = g.hosts[static_cast<int>(h)];
     if (p.pid < 0) start(h);
     resume(p);
@@ -678,6 +682,10 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
     int batches = 0;
     const auto run_start = clock::now();
     auto mark = clock::now();
+    whereabouts::Doing doing("timing across the process boundary");
+    struct NoBatch {
+        ~NoBatch() { whereabouts::set_batch(-1, -1); }
+    } no_batch_at_end;
     const auto charge = [&](Phase p) {
         const auto now = clock::now();
         spent[p] += std::chrono::duration<double>(now - mark).count();
@@ -698,6 +706,8 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // the others are timed, nor touch the inputs being refilled. The peers' host is stopped alike, so
         // that continuing a host costs both the same, and the boundary's cost learnt from the peer holds.
         ++batches;
+        whereabouts::set_batch(batches, static_cast<int>(c));
+        doing.now("timing across the process boundary: refilling the inputs");
         mark = clock::now();
         for (Process& p : g.hosts) stop(p);
         for (int s = 0; s < calls; ++s)
@@ -708,6 +718,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // drained (looked at after the inputs were refilled, so no work of its can be waiting for that; a
         // host continued meanwhile, to map a buffer, is stopped again first).
         for (Process& p : g.hosts) stop(p);
+        doing.now("timing across the process boundary: waiting for a quiet GPU");
         wait_until_quiet();
         charge(Quiet);
         std::vector<std::uint64_t> seeds(static_cast<std::size_t>(calls));
@@ -728,6 +739,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         // stopped: starting and stopping them is outside the timed interval.
         const bool paced = sampling && k.host == Host::Student;
         std::optional<timed_counters::Window> window;
+        doing.now("timing across the process boundary: starting the performance monitors' window");
         if (counted_batch || (paced && repetition < 0)) {
             open_window(window);
             leads[c].push_back(window->lead_ms());
@@ -735,6 +747,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             wait_like(leads[c]);
         }
         charge(Lead);
+        doing.now("timing across the process boundary: a timed batch");
         const auto t0 = clock::now();
         std::vector<double> gpu;
         {
@@ -745,6 +758,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         for (int s : sampled) first[s] = sample_words(k.output(slot_of(c, s)), k.output_bytes, seeds[s]);
         const auto t1 = clock::now();
         charge(Timed);
+        doing.now("timing across the process boundary: stopping the performance monitors' window");
         if (window) {
             std::future<timed_counters::Totals> reading = window->stop();
             trails[c].push_back(window->trail_ms());
@@ -753,6 +767,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             wait_like(trails[c]);
         }
         charge(Trail);
+        doing.now("timing across the process boundary: verifying the batch's results");
         if (ms) *ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         if (gpu_ms) *gpu_ms = std::move(gpu);
         for (int s = 0; s < calls; ++s)
@@ -785,6 +800,7 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
             overhead.push_back(ms - sum);  // a batch's: what a batch of any length pays
         }
     }
+    doing.now("timing across the process boundary: reading the performance monitors' counts");
     for (std::size_t c = 0; c < readings.size(); ++c)
         for (auto& [reading, calls] : readings[c]) {
             timed_counters::Totals t = reading.get();

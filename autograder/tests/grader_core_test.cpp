@@ -12,6 +12,7 @@
 #include "results.hpp"
 #include "sanitizer.hpp"
 #include "verdict.hpp"
+#include "whereabouts.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -306,6 +307,49 @@ TEST_CASE("a timing blames the student's process only when it finds the same twi
     };
     CHECK_THROWS_AS(isolation::blamed_twice(other), std::runtime_error);
     CHECK(runs == 1);
+}
+
+TEST_CASE("a program stopped at its time limit says what it was doing first") {
+    namespace fs = std::filesystem;
+    // The keeper asks (whereabouts::kSayWhereSignal) before it kills: a program that answers has its
+    // answer in the log.
+    const fs::path log = fs::temp_directory_path() / ("where-test-" + std::to_string(::getpid()) + ".log");
+    double elapsed = 0;
+    const auto o = run_with_timeout({"/bin/bash", "-c", "trap 'echo at the limit: sleeping >&2' USR1; sleep 30 & wait"},
+                                    1.0, log.string(), elapsed);
+    CHECK(o.kind == ProcessOutcome::Kind::TimedOut);
+    CHECK(read_text_file(log.string()).value_or("").find("at the limit: sleeping") != std::string::npos);
+    fs::remove(log);
+    // The check program's answer: what it was doing, the batch, the check.
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::dup2(out[1], STDERR_FILENO);
+        whereabouts::install();
+        whereabouts::set_check("speed: close to the peer");
+        const whereabouts::Doing outer("timing across the process boundary");
+        {
+            const whereabouts::Doing inner("waiting for the student's process to answer a request");
+            whereabouts::set_batch(57, 1);
+            ::raise(whereabouts::kSayWhereSignal);
+        }
+        whereabouts::set_batch(-1, -1);
+        ::raise(whereabouts::kSayWhereSignal);
+        ::_exit(0);
+    }
+    ::close(out[1]);
+    std::string said;
+    char buf[512];
+    for (ssize_t got; (got = ::read(out[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<std::size_t>(got));
+    ::close(out[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(said.find("this program was: waiting for the student's process to answer a request (batch 57, contender 1) in "
+                    "the check \"speed: close to the peer\"") != std::string::npos);
+    CHECK(said.find("this program was: timing across the process boundary in the check") != std::string::npos);
 }
 
 TEST_CASE("nothing a command starts outlives it, a daemon that left its group and session included") {
