@@ -90,7 +90,7 @@ struct ReductionBench {
 
     /// @brief Computes every input's reference, then runs the gate: one call of the student's on the first
     /// input, checked like every timed call. A wrong result fails the current check as a wrong result,
-    /// and the speed is then not measured.
+    /// and the speed is then not measured. Built by Started (measure_bench()), after its BenchStart.
     explicit ReductionBench(const BenchStart&) {
         for (int i = 0; i < slot_count(); ++i) {
             refs.push_back(reference(i));
