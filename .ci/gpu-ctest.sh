@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The course's GPU tests on every GPU of one machine at once, for a time-limited call: configured with
+# COURSE_GPU_TESTS_ON_ASSIGNED_GPUS=ON, so that each GPU test takes one GPU from ctest's resources; ctest
+# then runs one test on each GPU, starting the next as soon as one ends (and one Nsight Compute test at a
+# time, machine-wide), so the GPUs stay busy until the list or the time runs out. The list is the GPU suite
+# without the known holes: the solutions graded lab by lab (memory and race check and Nsight Compute
+# included), the starters, the correct and known-wrong variants, the bench.
+#
+#   LIMIT=540 CTEST_ARGS="-R lab0[1-3]_" bash .ci/gpu-ctest.sh
+#
+# LIMIT (default 540) seconds from the start: no test runs past it (ctest --stop-time); CTEST_ARGS narrows
+# the list. Logs, the labs' own included, in $OUT/ctest.tgz (a call brings back only a few files).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LIMIT=${LIMIT:-540}
+L=/tmp/gpu-ctest; rm -rf "$L"; mkdir -p "$L"
+STAGES=build bash .ci/gpu-validate.sh -DCOURSE_GPU_TESTS_ON_ASSIGNED_GPUS=ON > "$L/build.log" 2>&1 ||
+  { echo "build failed"; tail -20 "$L/build.log"; exit 1; }
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+echo "== build: ${SECONDS}s on $n GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)"
+# ctest's resources: one slot on each GPU.
+{
+  printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": ['
+  for ((g = 0; g < n; ++g)); do printf '%s{"id": "%d", "slots": 1}' "$([[ $g -gt 0 ]] && echo ,)" "$g"; done
+  printf ']}]}\n'
+} > "$L/resources.json"
+stop=$(date -d "+$((LIMIT - SECONDS)) seconds" +%H:%M:%S)
+ctest --test-dir build-gpu --output-on-failure -j"$n" --resource-spec-file "$L/resources.json" --stop-time "$stop" \
+  -L gpu -LE hole ${CTEST_ARGS:-} > "$L/ctest.log" 2>&1
+echo "== ctest (rc $?, stopped at $stop at the latest)"
+grep -E "Test +#" "$L/ctest.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //'
+grep -E "tests passed|^[0-9]+: expected lab|  expected [a-z_]+, got" "$L/ctest.log" | sed 's/^[0-9]*: //'
+echo "== ended as expected, by class:"
+grep -E "ended as expected" "$L/ctest.log" | sed 's/^[0-9]*: //' | awk '{print $NF}' | sort | uniq -c
+echo "== figures of the solutions' gradings:"
+grep -hE "^0[1-9] .*(pass|FAIL) .*[0-9]x" "$L/ctest.log" | sort -u
+echo "== stopped at the time limit (whereabouts):"
+grep -h "at the time limit this program was" build-gpu/grading/*.log 2>/dev/null | sort | uniq -c
+mkdir -p "$L/lab-logs" && cp build-gpu/grading/*.log "$L/lab-logs/" 2>/dev/null
+[[ -n ${OUT:-} ]] && tar czf "$OUT/ctest.tgz" -C /tmp gpu-ctest
+echo "== done at ${SECONDS}s"
