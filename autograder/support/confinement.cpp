@@ -1,10 +1,13 @@
 // The launch host's confinement (see confinement.hpp).
 #include "confinement.hpp"
 
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <linux/sockios.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,7 +31,7 @@ bool confine_launch_host(const char* exec_path) {
     constexpr unsigned kAllow = SECCOMP_RET_ALLOW, kRefuse = SECCOMP_RET_ERRNO | EPERM;
     constexpr unsigned kNr = offsetof(seccomp_data, nr), kArchAt = offsetof(seccomp_data, arch);
     constexpr unsigned kArg0 = offsetof(seccomp_data, args);  // low 32 bits of the first argument (little-endian)
-    sock_filter f[96];
+    sock_filter f[128];
     unsigned n = 0;
     const auto put = [&](sock_filter x) { f[n++] = x; };
     put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArchAt));
@@ -80,6 +83,26 @@ bool confine_launch_host(const char* exec_path) {
     put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PDEATHSIG, 0, 1));
     put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
     put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr));  // the call's number again, for the rules after
+    // Nor through a descriptor: fcntl and ioctl calls that make the kernel signal a descriptor's owner (any
+    // process of the user, which the owner may name) on its I/O, or on a lease or a folder's change, are
+    // refused; every other fcntl and ioctl (the CUDA driver's own) is not. Both calls take their command as
+    // an unsigned int: its low 32 bits are the whole of it.
+    constexpr unsigned kArg1 = kArg0 + 8;
+    const auto refuse_commands = [&](unsigned nr, std::initializer_list<unsigned> commands) {
+        const auto count = static_cast<unsigned char>(commands.size());
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, static_cast<unsigned char>(count + 4)));
+        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg1));
+        unsigned char i = 0;
+        for (unsigned command : commands) {
+            put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, command, static_cast<unsigned char>(count - i + 1), 0));
+            ++i;
+        }
+        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kNr));
+        put(BPF_STMT(BPF_JMP | BPF_JA, 1));
+        put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
+    };
+    refuse_commands(__NR_fcntl, {F_SETOWN, F_SETOWN_EX, F_SETSIG, F_NOTIFY, F_SETLEASE});
+    refuse_commands(__NR_ioctl, {FIOSETOWN, SIOCSPGRP, FIOASYNC, TIOCSPGRP});
     // Signals: to itself (its pid, or 0: its own process group) only.
     for (unsigned nr : {static_cast<unsigned>(__NR_kill), static_cast<unsigned>(__NR_tgkill),
                         static_cast<unsigned>(__NR_rt_tgsigqueueinfo)}) {

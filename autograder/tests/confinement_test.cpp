@@ -5,7 +5,10 @@
 #include "confinement.hpp"
 #include "launch_wire.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -55,6 +58,38 @@ TEST_CASE("a confined launch host starts threads but no process, signals only it
         int death = 0;
         if (::prctl(PR_GET_PDEATHSIG, &death) != 0) ::_exit(99);
         if (::prctl(PR_SET_NAME, "host") != 0) ::_exit(100);
+    });
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a confined launch host cannot have the kernel signal another process through a descriptor") {
+    // F_SETOWN (and its kin) name the process that gets SIGIO, or any signal F_SETSIG picks, SIGKILL
+    // included, when a descriptor is ready: the kernel checks only that it is the same user's. Refused, in
+    // fcntl and ioctl alike; the descriptor's other commands still work.
+    const std::string shell = "/bin/sh";
+    const int status = confined_child(shell, [] {
+        int p[2];
+        if (::pipe(p) != 0) ::_exit(91);
+        const pid_t other = ::getppid();
+        errno = 0;
+        if (::fcntl(p[0], F_SETOWN, other) != -1 || errno != EPERM) ::_exit(92);
+        f_owner_ex owner{F_OWNER_PID, other};
+        if (::fcntl(p[0], F_SETOWN_EX, &owner) != -1) ::_exit(93);
+        if (::fcntl(p[0], F_SETSIG, SIGKILL) != -1) ::_exit(94);
+        if (::fcntl(p[0], F_NOTIFY, 0) != -1) ::_exit(95);
+        int who = other;
+        if (::ioctl(p[0], FIOSETOWN, &who) != -1 || errno != EPERM) ::_exit(96);
+        if (::ioctl(p[0], SIOCSPGRP, &who) != -1) ::_exit(97);
+        int on = 1;
+        if (::ioctl(p[0], FIOASYNC, &on) != -1) ::_exit(98);
+        // What a descriptor's user needs: still there.
+        const int flags = ::fcntl(p[0], F_GETFL);
+        if (flags < 0 || ::fcntl(p[0], F_SETFL, flags | O_NONBLOCK) != 0) ::_exit(99);
+        if (::fcntl(p[0], F_GETOWN) != 0) ::_exit(100);  // never set
+        int pending = -1;
+        if (::ioctl(p[0], FIONREAD, &pending) != 0 || pending != 0) ::_exit(101);
+        if (::fcntl(p[1], F_DUPFD_CLOEXEC, 10) < 10) ::_exit(102);
     });
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
