@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
     // Not dumpable: code a grading runs (the student's, under this user) may not open this process's
     // descriptors through /proc (the check programs' report channels), nor read or trace its memory.
     ::prctl(PR_SET_DUMPABLE, 0);
+    // A subreaper: whatever a grading's process leaves when the keeper above it is killed comes here, and is
+    // ended after its run (process.hpp). Every process grade starts, it starts through run_with_timeout.
+    mark_runner_subreaper();
     CLI::App app{"Grades the CUDA shared-memory labs on this machine's GPU."};
     GradingOptions o;
     o.build_dir = GRADER_BUILD_DIR;

@@ -13,7 +13,10 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <cstring>
 #include <poll.h>
@@ -89,32 +92,48 @@ int kill_children() {
     return found;
 }
 
-// Ends the program's process group and everything left below the keeper, reaping all of it, within about
-// 10 s (a process that forks faster than it is killed is left to the runner's own kill).
-void end_everything_below(pid_t program) {
+double monotonic_s() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Ends the program's process group and everything left below the keeper, reaping all of it, for at most
+// kKeeperCleanupS (a process that forks faster than it is killed is left to the runner, a subreaper too,
+// below which it is once the keeper ends). The program's group is signalled only while the program is
+// unreaped (its number then cannot name another group); @p status receives the program's wait status, and
+// @p reaped says whether it was.
+void end_everything_below(pid_t program, int& status, bool& reaped) {
     const timespec ms{0, 1000000};
-    for (int round = 0; round < 10000; ++round) {
-        kill(-program, SIGKILL);
+    const double until = monotonic_s() + kKeeperCleanupS;
+    for (;;) {
+        if (!reaped) kill(-program, SIGKILL);
         kill_children();
-        while (waitpid(-1, nullptr, WNOHANG) > 0) {}
+        int st = 0;
+        for (pid_t r; (r = waitpid(-1, &st, WNOHANG)) > 0;)
+            if (r == program) {
+                status = st;
+                reaped = true;
+            }
         if (waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
+        if (monotonic_s() > until) return;
         nanosleep(&ms, nullptr);
     }
 }
 
-// The keeper: runs @p args in a process group of its own, waits until it ends or SIGTERM asks for an end
-// (the runner's time limit, or the runner's end: @p runner's death signals it), then ends everything below
-// and exits as the program did. @p before: the signal mask the program starts with.
+// The keeper: runs @p args in a process group of its own, waits until it ends or the runner asks for an
+// end (SIGTERM from @p runner: its time limit, or its death, which the kernel signals), then ends everything
+// below and exits as the program did. Every other signal is taken and ignored: a process below cannot stop
+// it short of SIGKILL or SIGSTOP, which only the unconfined hosts of the tools' runs may send (the runner,
+// a subreaper, then ends what it left). @p before: the signal mask the program starts with.
 [[noreturn]] void keep(char* const* args, const sigset_t& before, pid_t runner) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) _exit(127);
     prctl(PR_SET_PDEATHSIG, SIGTERM);  // the runner gone (killed), everything below ends too
     if (getppid() != runner) _exit(127);
     signal(SIGCHLD, SIG_DFL);  // children are waited for, not reaped by the kernel
-    sigset_t waited;
-    sigemptyset(&waited);
-    sigaddset(&waited, SIGCHLD);
-    sigaddset(&waited, SIGTERM);
-    sigprocmask(SIG_BLOCK, &waited, nullptr);
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, nullptr);
     const pid_t program = fork();
     if (program < 0) _exit(127);
     if (program == 0) {
@@ -131,26 +150,38 @@ void end_everything_below(pid_t program) {
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
         for (int fd = 3; fd < 65536; ++fd) close(fd);
-    int status = 0;
     bool ended = false;
-    while (!ended) {
+    for (;;) {
         siginfo_t info{};
-        if (sigwaitinfo(&waited, &info) < 0) continue;
-        if (info.si_signo == SIGTERM) {  // the runner's time limit (or its end)
+        if (sigwaitinfo(&all, &info) < 0) continue;
+        if (info.si_signo == SIGTERM) {
+            // The runner's own (kill(): SI_USER with its pid, which no other process can forge; its death
+            // signal comes the same way), or any SIGTERM once the runner is gone.
+            if ((info.si_code != SI_USER || info.si_pid != runner) && getppid() == runner) continue;
             // A check program says what it was doing (whereabouts.hpp) before it is killed.
             kill(program, whereabouts::kSayWhereSignal);
             const timespec moment{0, 300000000};
             nanosleep(&moment, nullptr);
             break;
         }
-        for (pid_t r; (r = waitpid(-1, &status, WNOHANG)) > 0;)
-            if (r == program) {
-                ended = true;
-                break;
-            }
+        if (info.si_signo != SIGCHLD) continue;
+        // Orphans that ended are reaped; the program is only looked at (waited for without reaping, so
+        // that its group's number stays its own until the group is killed).
+        bool more = true;
+        while (more && !ended) {
+            siginfo_t child{};
+            more = waitid(P_ALL, 0, &child, WEXITED | WNOHANG | WNOWAIT) == 0 && child.si_pid > 0;
+            if (!more) break;
+            if (child.si_pid == program) ended = true;
+            else waitpid(child.si_pid, nullptr, WNOHANG);
+        }
+        if (ended) break;
     }
-    end_everything_below(program);
+    int status = 0;
+    bool reaped = false;
+    end_everything_below(program, status, reaped);
     if (!ended) _exit(124);
+    if (!reaped) _exit(127);
     if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
     // Killed by a signal: the keeper ends by the same signal, without a core file of its own.
     const int sig = WTERMSIG(status);
@@ -163,6 +194,46 @@ void end_everything_below(pid_t program) {
     sigprocmask(SIG_UNBLOCK, &only, nullptr);
     kill(getpid(), sig);
     _exit(128 + sig);
+}
+
+// The keepers this process started and has not reaped, and the lock held across each fork and sweep, so
+// that a sweep never takes a keeper just forked (by another thread) for an orphan.
+std::mutex spawning;
+std::set<pid_t> keepers;
+
+// In a runner that is a subreaper (grade: mark_runner_subreaper()), kills and reaps every child of its own
+// that is not one of its keepers: whatever a keeper killed or stopped (SIGKILL, SIGSTOP: an unconfined
+// process below it can) left behind, reparented here. For at most 2 s. Called with `spawning` held.
+void sweep_orphans() {
+    int on = 0;
+    if (prctl(PR_GET_CHILD_SUBREAPER, &on) != 0 || !on) return;
+    const long self = getpid();
+    std::set<pid_t> killed;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (;;) {
+        bool found = false;
+        const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir < 0) return;
+        alignas(8) char buf[8192];
+        for (long got; (got = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0;)
+            for (long off = 0; off < got;) {
+                unsigned short reclen = 0;
+                std::memcpy(&reclen, buf + off + 16, sizeof reclen);
+                const char* name = buf + off + 19;
+                off += reclen;
+                if (name[0] < '0' || name[0] > '9' || parent_of(name) != self) continue;
+                const auto pid = static_cast<pid_t>(std::strtol(name, nullptr, 10));
+                if (keepers.count(pid)) continue;
+                found = true;
+                kill(pid, SIGKILL);
+                killed.insert(pid);
+            }
+        close(dir);
+        for (auto it = killed.begin(); it != killed.end();)
+            it = waitpid(*it, nullptr, WNOHANG) != 0 ? killed.erase(it) : std::next(it);
+        if ((!found && killed.empty()) || std::chrono::steady_clock::now() > until) return;
+        poll(nullptr, 0, 1);
+    }
 }
 
 // Appends whatever the channel holds now to @p out (non-blocking read end).
@@ -194,8 +265,12 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     sigset_t mask;
     pthread_sigmask(SIG_SETMASK, nullptr, &mask);
     const pid_t runner = getpid();
+    spawning.lock();  // fork and register as one (see sweep_orphans)
     const pid_t pid = fork();
-    if (pid < 0) return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
+    if (pid < 0) {
+        spawning.unlock();
+        return {ProcessOutcome::Kind::Exited, 127, 0, "fork failed"};
+    }
     if (pid == 0) {
         setpgid(0, 0);
         if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(126);
@@ -216,6 +291,8 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
         }
         keep(args.data(), mask, runner);
     }
+    keepers.insert(pid);
+    spawning.unlock();
     setpgid(pid, pid);
     if (report) {
         close(channel[1]);
@@ -283,6 +360,11 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     kill(-pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    {
+        const std::lock_guard<std::mutex> one_at_a_time(spawning);
+        keepers.erase(pid);
+        sweep_orphans();
+    }
     if (report) {
         drain(channel[0], report);
         close(channel[0]);
@@ -292,6 +374,8 @@ ProcessOutcome run_with_timeout(const std::vector<std::string>& argv, double tim
     else out = {ProcessOutcome::Kind::Signaled, WTERMSIG(status), 0, ""};
     return out;
 }
+
+bool mark_runner_subreaper() { return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0; }
 
 std::optional<std::string> read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -16,8 +16,18 @@ inline constexpr int kReportFd = 3;
 /// @brief The most a child's waits for the GPU lock add to its time limit (run_with_timeout).
 inline constexpr double kMaxLockWaitS = 3600.0;
 
-/// @brief How long run_with_timeout's keeper has, after a time limit, to end everything below it.
+/// @brief How long run_with_timeout's keeper spends at most ending everything below it.
+inline constexpr double kKeeperCleanupS = 4.0;
+
+/// @brief How long run_with_timeout waits for its keeper after a time limit (what the program is asked to
+/// say first, 0.3 s, and kKeeperCleanupS) before it kills the keeper too.
 inline constexpr double kKeeperGraceS = 10.0;
+
+/// @brief Makes this process a subreaper (PR_SET_CHILD_SUBREAPER): whatever a run_with_timeout keeper leaves
+/// when it is killed (a process below it with the right can) is reparented here, and each run_with_timeout
+/// then kills and reaps every child of this process that is not one of its keepers. For a runner, such as
+/// grade, that starts processes through run_with_timeout only. False where the system refuses.
+bool mark_runner_subreaper();
 
 /// @brief Runs @p argv (argv[0] a path) in a process group of its own, with stdin from /dev/null and stdout
 /// and stderr appended to @p log_path, under a keeper: a process between the runner and the program that is

@@ -309,6 +309,37 @@ TEST_CASE("a timing blames the student's process only when it finds the same twi
     CHECK(runs == 1);
 }
 
+TEST_CASE("the keeper ignores signals from below; killed, what it kept is ended by the runner") {
+    namespace fs = std::filesystem;
+    double elapsed = 0;
+    // SIGTERM, SIGHUP, SIGUSR1 and SIGINT from the program to its keeper ($PPID) change nothing: the
+    // program ends as it would have.
+    const auto o = run_with_timeout(
+        {"/bin/sh", "-c", "kill -TERM $PPID; kill -HUP $PPID; kill -USR1 $PPID; kill -INT $PPID; sleep 0.3; exit 3"}, 20,
+        "/dev/null", elapsed);
+    CHECK(o.kind == ProcessOutcome::Kind::Exited);
+    CHECK(o.code == 3);
+    // SIGKILL of the keeper (an unconfined process below can): the runner, a subreaper, ends the program
+    // and its daemon, reparented to it, once the keeper is reaped.
+    REQUIRE(mark_runner_subreaper());
+    const fs::path pid_file = fs::temp_directory_path() / ("keeper-killed-" + std::to_string(::getpid()));
+    const std::string script = "( setsid sh -c 'echo $$ > " + pid_file.string() + ".tmp; mv " + pid_file.string() +
+                               ".tmp " + pid_file.string() + "; exec sleep 60' & ); while [ ! -s " + pid_file.string() +
+                               " ]; do sleep 0.05; done; kill -KILL $PPID; sleep 30";
+    const auto killed = run_with_timeout({"/bin/sh", "-c", script}, 60, "/dev/null", elapsed);
+    CHECK(killed.kind == ProcessOutcome::Kind::Signaled);
+    CHECK(elapsed < 10);
+    const auto text = read_text_file(pid_file.string());
+    REQUIRE(text.has_value());
+    const pid_t daemon = static_cast<pid_t>(std::stol(*text));
+    errno = 0;
+    CHECK(::kill(daemon, 0) == -1);
+    CHECK(errno == ESRCH);
+    // Nothing of it is left as this process's child either (the program's shell and its sleep).
+    CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
+    fs::remove(pid_file);
+}
+
 TEST_CASE("a program stopped at its time limit says what it was doing first") {
     namespace fs = std::filesystem;
     // The keeper asks (whereabouts::kSayWhereSignal) before it kills: a program that answers has its
