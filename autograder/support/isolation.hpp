@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace grading::isolation {
@@ -221,17 +222,25 @@ void set_disturbed_handler(std::function<void(const std::string&)> handler);
 
 /// @brief Runs @p timed (a timing across the boundary, time_across()) and, where it blames the student's
 /// process (GpuLeftBusy, or timed_counters::CountersTaken), runs it once more, that process started anew
-/// (the blame ended it): the blame stands only when found twice in a row. Work from outside this grading
-/// that happened to stop while the student's process was being ended looks like the student's once, not
-/// twice; a process that leaves work queued or takes the monitors does so again.
-template <class F>
-auto blamed_twice(F&& timed) -> decltype(timed()) {
+/// (the blame ended it) and first given what the lab's calls need in it by @p again (the state an earlier
+/// call set there): the blame stands only when found twice in a row. Work from outside this grading that
+/// happened to stop while the student's process was being ended looks like the student's once, not twice;
+/// a process that leaves work queued or takes the monitors does so again.
+template <class F, class Again>
+auto blamed_twice(F&& timed, Again&& again) -> decltype(timed()) {
     try {
         return timed();
     } catch (const GpuLeftBusy&) {
     } catch (const timed_counters::CountersTaken&) {
     }
+    again();
     return timed();
+}
+
+/// @brief blamed_twice() for a timing whose calls need nothing set in the student's process.
+template <class F>
+auto blamed_twice(F&& timed) -> decltype(timed()) {
+    return blamed_twice(std::forward<F>(timed), [] {});
 }
 
 /// @brief How many of a contender's timed batches time_across() samples with the GPU's performance monitors.

@@ -109,6 +109,10 @@ struct VerifiedCalls {
     /// @brief After it, with the device idle: "" when the output matches the reference of buffer @p slot's
     /// contents and the input is unchanged, else what is wrong.
     std::function<std::string(int slot)> verify;
+    /// @brief What the student's process is told again, before its calls, when it was started anew for a
+    /// second timing (isolation::blamed_twice): the lab's state that its calls read, which the gate's call
+    /// set in the process before (Lab 05: the filter). Empty: none.
+    std::function<void()> prepare;
 };
 
 /// @brief Values planted at random positions of every contents of a BenchInputs, over its uniform values,
@@ -312,19 +316,23 @@ inline Timings time_contenders(const Contenders& contenders, const VerifiedCalls
         std::vector<std::vector<double>> s;
         std::vector<timed_counters::Totals> counted;
         try {
-            s = isolation::blamed_twice([&] {
-                counted.clear();
-                return isolation::time_across(
-                    contenders, calls.slots, warmup, repetitions,
-                    [&](std::size_t c, int slot) {
-                        if (c == 0) select(slot);
-                        else calls.select(slot, other++);
-                    },
-                    [&](std::size_t c, int slot) {
-                        if (c == 0) verify(slot);
-                    },
-                    &t.late_output, &boundary, timed_technique().judge ? &counted : nullptr);
-            });
+            s = isolation::blamed_twice(
+                [&] {
+                    counted.clear();
+                    return isolation::time_across(
+                        contenders, calls.slots, warmup, repetitions,
+                        [&](std::size_t c, int slot) {
+                            if (c == 0) select(slot);
+                            else calls.select(slot, other++);
+                        },
+                        [&](std::size_t c, int slot) {
+                            if (c == 0) verify(slot);
+                        },
+                        &t.late_output, &boundary, timed_technique().judge ? &counted : nullptr);
+                },
+                [&] {
+                    if (calls.prepare) calls.prepare();
+                });
         } catch (const isolation::GpuLeftBusy& e) {
             t.gpu_left_busy = e.what();
             t.student_ms = t.baseline_ms = t.peer_ms = t.student_host_ms = 1.0;  // judged on the message alone

@@ -291,8 +291,16 @@ TEST_CASE("a timing blames the student's process only when it finds the same twi
         if (++runs == 1) throw timed_counters::CountersTaken("the monitors were taken");
         return 7;
     };
-    CHECK(isolation::blamed_twice(once) == 7);
+    int told = 0;  // what the process started anew is given before the second timing, and only then
+    CHECK(isolation::blamed_twice(once, [&] {
+              CHECK(runs == 1);
+              ++told;
+          }) == 7);
     CHECK(runs == 2);
+    CHECK(told == 1);
+    runs = told = 0;
+    CHECK(isolation::blamed_twice([&] { return ++runs; }, [&] { ++told; }) == 1);
+    CHECK(told == 0);
     runs = 0;
     const auto always = [&]() -> int {
         ++runs;
