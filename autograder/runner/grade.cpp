@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed_text, "seed for the random inputs: a non-negative integer (default: fresh; printed)");
     app.add_option("--timeout", o.timeout_s,
                    "seconds each of a lab's two check processes (its exact checks, then its measured ones) may take "
-                   "before it is stopped")
+                   "before it is stopped (default 60; a lab whose measured checks take longer, such as Lab 06's "
+                   "curves, gets its rubric's longer limit for them unless this is given)")
         ->check(CLI::PositiveNumber);
     app.add_option("--results", results_path, "Gradescope results.json path (default: <build>/grading/results.json)");
     app.add_option("--junit", junit_path, "JUnit XML path (default: <build>/grading/junit.xml)");
@@ -137,6 +138,7 @@ int main(int argc, char** argv) {
     // Every mistake on the command line is exit 2 with a message, before anything is built or run.
     try {
         app.parse(argc, argv);
+        o.timeout_given = app.count("--timeout") > 0;
     } catch (const CLI::CallForHelp&) {
         std::cout << app.help();
         return 0;

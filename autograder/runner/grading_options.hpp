@@ -14,6 +14,9 @@ struct GradingOptions {
     int jobs = 0;
     bool no_build = false, quick = false;
     double timeout_s = 60;
+    /// @brief Whether the time limit was given (--timeout): then it holds for every pass as it is; else a lab's
+    /// measured pass gets at least its rubric's "measured_pass" seconds.
+    bool timeout_given = false;
     std::string sanitizer_mode = "auto";
     std::optional<std::string> sanitizer;
     double sanitizer_timeout_s = 180;

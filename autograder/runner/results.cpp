@@ -43,6 +43,14 @@ Rubric parse_rubric(const nlohmann::json& j) {
         lab.title = l.at("title").get<std::string>();
         lab.topic = l.value("topic", std::string());
         lab.teaches = l.value("teaches", std::string());
+        if (l.contains("measured_pass")) {
+            const auto& m = l["measured_pass"];
+            if (!m.is_object() || !m.contains("seconds") || !m["seconds"].is_number() || m["seconds"].get<double>() <= 0 ||
+                !m.contains("why") || !m["why"].is_string() || m["why"].get<std::string>().empty())
+                throw std::runtime_error("rubric: lab " + lab.id +
+                                         ": \"measured_pass\" needs \"seconds\" (above 0) and \"why\" (the reason)");
+            lab.measured_pass_seconds = m["seconds"].get<double>();
+        }
         for (const auto& c : l.at("checks")) {
             RubricCheck check{c.at("name").get<std::string>(), c.at("points").get<double>(),
                               c.value("visibility", std::string("visible"))};

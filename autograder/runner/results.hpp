@@ -84,6 +84,10 @@ struct RubricLab {
     std::string title;  ///< "Sum reduction"
     std::string topic;    ///< the README's list of labs: what the lab is, e.g. "sum reduction"
     std::string teaches;  ///< and what it teaches, e.g. "the shared-memory tree, where `__syncthreads()` goes, ..."
+    /// @brief The least time limit of its measured pass, in seconds (rubric "measured_pass": "seconds", with
+    /// "why"): where an honest measured pass can take longer than the runner's default limit (--timeout
+    /// not given), it gets this much. 0: the runner's limit.
+    double measured_pass_seconds = 0;
     std::vector<RubricCheck> checks;  ///< the lab program's checks, in report order
     std::optional<RubricSanitizer> sanitizer;  ///< the runner's memory and race check, reported after them
     std::optional<RubricSharedUse> shared_use;  ///< the runner's shared-memory-use check, reported after them

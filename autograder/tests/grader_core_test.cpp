@@ -76,6 +76,16 @@ TEST_CASE("the rubric parser rejects malformed rubrics") {
         {"name": "a", "points": 1, "threshold": 0.5, "reference": {"GPU": [1.0, 1.1]}}]}]})"))
               .labs[0].checks[0].reference.size() == 1);
     CHECK(sample_lab().max_points() == 6);
+    // A lab's longer measured pass: seconds above 0, with the reason.
+    const auto with = [](const std::string& measured_pass) {
+        return parse_rubric(json::parse(R"({"labs": [{"id": "06", "dir": "d", "title": "t", "measured_pass": )" +
+                                        measured_pass + R"(, "checks": [{"name": "a", "points": 1}]}]})"));
+    };
+    CHECK(with(R"({"seconds": 150, "why": "curves measured three times"})").labs[0].measured_pass_seconds == 150);
+    CHECK_THROWS(with(R"({"seconds": 150})"));
+    CHECK_THROWS(with(R"({"seconds": 0, "why": "w"})"));
+    CHECK_THROWS(with("150"));
+    CHECK(sample_lab().measured_pass_seconds == 0);
 }
 
 TEST_CASE("the course rubric is well formed and lists each lab once") {
