@@ -25,7 +25,7 @@ echo "== build: ${SECONDS}s on $n GPU(s): $(nvidia-smi --query-gpu=name --format
   printf ']}]}\n'
 } > "$L/resources.json"
 stop=$(date -d "+$((LIMIT - SECONDS)) seconds" +%H:%M:%S)
-ctest --test-dir build-gpu --output-on-failure -j"$n" --resource-spec-file "$L/resources.json" --stop-time "$stop" \
+ctest --test-dir build-gpu -V -j"$n" --resource-spec-file "$L/resources.json" --stop-time "$stop" \
   -L gpu -LE hole ${CTEST_ARGS:-} > "$L/ctest.log" 2>&1
 echo "== ctest (rc $?, stopped at $stop at the latest)"
 grep -E "Test +#" "$L/ctest.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //'
@@ -33,7 +33,7 @@ grep -E "tests passed|^[0-9]+: expected lab|  expected [a-z_]+, got" "$L/ctest.l
 echo "== ended as expected, by class:"
 grep -E "ended as expected" "$L/ctest.log" | sed 's/^[0-9]*: //' | awk '{print $NF}' | sort | uniq -c
 echo "== figures of the solutions' gradings:"
-grep -hE "^0[1-9] .*(pass|FAIL) .*[0-9]x" "$L/ctest.log" | sort -u
+sed 's/^[0-9]*: //' "$L/ctest.log" | grep -E "^0[1-9] .*(pass|FAIL) .*[0-9]x" | sort -u
 echo "== stopped at the time limit (whereabouts):"
 grep -h "at the time limit this program was" build-gpu/grading/*.log 2>/dev/null | sort | uniq -c
 mkdir -p "$L/lab-logs" && cp build-gpu/grading/*.log "$L/lab-logs/" 2>/dev/null
