@@ -63,33 +63,31 @@ long parent_of(const char* pid_digits) {
     return any ? ppid : -1;
 }
 
-// SIGKILLs every child of this process (the keeper, a subreaper: every orphan below it is its child);
-// returns how many it found.
-int kill_children() {
+// Calls @p f(pid) for every process whose parent is @p parent, from a scan of /proc (system calls only, on
+// a buffer of the stack: the keeper calls it too).
+template <class F>
+void for_each_child_of(long parent, F&& f) {
     const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0) return 0;
-    const long self = getpid();
-    int found = 0;
+    if (dir < 0) return;
     alignas(8) char buf[8192];
-    for (;;) {
-        const long got = syscall(SYS_getdents64, dir, buf, sizeof buf);
-        if (got <= 0) break;
+    for (long got; (got = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0;)
         for (long off = 0; off < got;) {
             // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name
             unsigned short reclen = 0;
             std::memcpy(&reclen, buf + off + 16, sizeof reclen);
             const char* name = buf + off + 19;
             off += reclen;
-            if (name[0] < '0' || name[0] > '9') continue;
-            if (parent_of(name) != self) continue;
+            if (name[0] < '0' || name[0] > '9' || parent_of(name) != parent) continue;
             long pid = 0;
             for (const char* c = name; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
-            kill(static_cast<pid_t>(pid), SIGKILL);
-            ++found;
+            f(static_cast<pid_t>(pid));
         }
-    }
     close(dir);
-    return found;
+}
+
+// SIGKILLs every child of this process (the keeper, a subreaper: every orphan below it is its child).
+void kill_children() {
+    for_each_child_of(getpid(), [](pid_t pid) { kill(pid, SIGKILL); });
 }
 
 double monotonic_s() {
@@ -212,23 +210,12 @@ void sweep_orphans() {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     for (;;) {
         bool found = false;
-        const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir < 0) return;
-        alignas(8) char buf[8192];
-        for (long got; (got = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0;)
-            for (long off = 0; off < got;) {
-                unsigned short reclen = 0;
-                std::memcpy(&reclen, buf + off + 16, sizeof reclen);
-                const char* name = buf + off + 19;
-                off += reclen;
-                if (name[0] < '0' || name[0] > '9' || parent_of(name) != self) continue;
-                const auto pid = static_cast<pid_t>(std::strtol(name, nullptr, 10));
-                if (keepers.count(pid)) continue;
-                found = true;
-                kill(pid, SIGKILL);
-                killed.insert(pid);
-            }
-        close(dir);
+        for_each_child_of(self, [&](pid_t pid) {
+            if (keepers.count(pid)) return;
+            found = true;
+            kill(pid, SIGKILL);
+            killed.insert(pid);
+        });
         for (auto it = killed.begin(); it != killed.end();)
             it = waitpid(*it, nullptr, WNOHANG) != 0 ? killed.erase(it) : std::next(it);
         if ((!found && killed.empty()) || std::chrono::steady_clock::now() > until) return;
