@@ -23,17 +23,15 @@ void put(const char* s) {
 }
 
 void put_number(int v) {
-    char digits[16];
-    int n = 0;
+    char out[16];
+    char* at = out + sizeof out - 1;
+    *at = 0;
     unsigned u = v < 0 ? 0u : static_cast<unsigned>(v);
     do {
-        digits[n++] = static_cast<char>('0' + u % 10);
+        *--at = static_cast<char>('0' + u % 10);
         u /= 10;
-    } while (u > 0 && n < 15);
-    char out[16];
-    for (int i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
-    out[n] = 0;
-    put(out);
+    } while (u > 0);
+    put(at);
 }
 
 void say_where(int) {

@@ -450,12 +450,14 @@ std::optional<Curve> measure_curve(int word_bytes) {
     }
     Curve c;
     c.word_bytes = word_bytes;
+    const auto sweep = [&] {
+        return grading::isolation::blamed_twice([&] { return time_sweep(word_bytes, sink.data(), &c.counters); });
+    };
     try {
-        c.ms = grading::isolation::blamed_twice([&] { return time_sweep(word_bytes, sink.data(), &c.counters); });
+        c.ms = sweep();
         c.rounds = 1;
         for (Verdict v = judge(c); !v.ok && v.near && c.rounds < 3; v = judge(c)) {
-            const std::vector<double> again =
-                grading::isolation::blamed_twice([&] { return time_sweep(word_bytes, sink.data(), &c.counters); });
+            const std::vector<double> again = sweep();
             for (std::size_t i = 0; i < again.size(); ++i) c.ms[i] = std::min(c.ms[i], again[i]);
             ++c.rounds;
         }
