@@ -19,7 +19,7 @@
 
 namespace grading::isolation {
 
-bool confine_launch_host(const char* exec_path) {
+bool confine_launch_host(const char* exec_path, bool under_tool) {
 #if defined(__x86_64__)
     constexpr unsigned kArch = AUDIT_ARCH_X86_64;
 #elif defined(__aarch64__)
@@ -50,21 +50,30 @@ bool confine_launch_host(const char* exec_path) {
 #ifdef __NR_vfork
         __NR_vfork,
 #endif
-        __NR_execveat, __NR_setsid, __NR_setpgid, __NR_ptrace, __NR_process_vm_readv,
-        __NR_process_vm_writev, __NR_tkill, __NR_rt_sigqueueinfo, __NR_pidfd_send_signal, __NR_pidfd_open};
+        __NR_setsid, __NR_setpgid, __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_tkill,
+        __NR_rt_sigqueueinfo, __NR_pidfd_send_signal, __NR_pidfd_open};
     for (unsigned nr : refused) {
         put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1));
         put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
     }
-    // execve: the host's own, once (a guess at the address costs the process: no second try).
-    const auto path = reinterpret_cast<std::uint64_t>(exec_path);
-    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 6));
-    put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0));
-    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path & 0xffffffffu), 0, 2));
-    put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0 + 4));
-    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path >> 32), 1, 0));
-    put(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-    put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+    if (under_tool) {
+        // exec: any (under the filter still); the tool's part in it may go through either call.
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 1, 0));
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1));
+        put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+    } else {
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1));
+        put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
+        // execve: the host's own, once (a guess at the address costs the process: no second try).
+        const auto path = reinterpret_cast<std::uint64_t>(exec_path);
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 6));
+        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0));
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path & 0xffffffffu), 0, 2));
+        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0 + 4));
+        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path >> 32), 1, 0));
+        put(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+        put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+    }
     // clone3 passes its flags in memory, out of the filter's sight: "not implemented", so that the C library
     // falls back to clone, whose flags it can see.
     put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1));

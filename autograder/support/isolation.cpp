@@ -62,7 +62,7 @@ struct Process {
 struct State {
     bool enabled = false;
     bool exact = false;
-    bool confine = false;  // hosts start confined (confine_launch_host)
+    bool under_tool = false;  // the program runs under a tool (confine_launch_host's under_tool)
     std::string paths[2];  // Host::Student, Host::Peers
     Process hosts[2];
     std::map<CUdeviceptr, Export> exports;
@@ -131,7 +131,7 @@ void start(Host h) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         ::setpgid(0, 0);  // a process group of its own, stopped and continued as one (time_across)
-        if (g.confine && !confine_launch_host(path.c_str())) {
+        if (!confine_launch_host(path.c_str(), g.under_tool)) {
             static const char warning[] = "warning: the launch host runs unconfined (no seccomp filter on this system)\n";
             [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
         }
@@ -348,13 +348,13 @@ void restart(Host host) {
     if (p.pid >= 0) reap(p);
 }
 
-void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool confine) {
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool under_tool) {
     const auto slash = program_path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : program_path.substr(0, slash);
     g.paths[static_cast<int>(Host::Student)] = program_path + "_host";
     g.paths[static_cast<int>(Host::Peers)] = dir + "/lab" + lab_id + "_peer_host";
     g.exact = exact;
-    g.confine = confine;
+    g.under_tool = under_tool;
     g.enabled = true;
     course::set_device_allocator({shared_allocate, shared_release});
     // The launch hosts are gone, their GPU memory with them, before this program's exit is seen: the

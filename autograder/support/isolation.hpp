@@ -53,11 +53,11 @@ void end_hosts();
 /// @brief Called by the check program's main before any allocation: installs the shared allocator and
 /// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
-/// (the memory and race check's workload), copied in and out around each call. @p confine: each host starts
-/// under a seccomp filter that lets it start threads but no process, and signal, trace or read no other
-/// process (graded runs; the workloads run under compute-sanitizer and Nsight Compute, whose tools are
-/// left alone).
-void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool confine);
+/// (the memory and race check's workload), copied in and out around each call. Each host starts under a
+/// seccomp filter that lets it start threads but no process, and signal, trace or read no other process
+/// (confinement.hpp); @p under_tool: the program runs under compute-sanitizer or Nsight Compute, whose
+/// part in a host's exec the filter then allows.
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool under_tool);
 
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
 /// program (sent as its allocation and offset), a null pointer, or a small host array of floats.

@@ -25,10 +25,10 @@ namespace {
 
 // Runs @p body in a confined child (allowed to exec only @p exec_path's own pointer) and returns its wait
 // status; the body's exit code says which expectation failed.
-int confined_child(const std::string& exec_path, const std::function<void()>& body) {
+int confined_child(const std::string& exec_path, const std::function<void()>& body, bool under_tool = false) {
     const pid_t pid = ::fork();
     if (pid == 0) {
-        if (!grading::isolation::confine_launch_host(exec_path.c_str())) ::_exit(90);
+        if (!grading::isolation::confine_launch_host(exec_path.c_str(), under_tool)) ::_exit(90);
         body();
         ::_exit(0);
     }
@@ -115,6 +115,39 @@ TEST_CASE("a confined launch host execs its own path once, under the filter stil
     // The same path from another address: ended too.
     const std::string other = shell + "";
     status = run_shell("exit 0", other);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGSYS);
+}
+
+TEST_CASE("under a tool, a confined launch host may exec any program, which stays confined") {
+    // compute-sanitizer and Nsight Compute take part in the exec of the processes they follow; the
+    // program exec'd is still one process that signals and traces nothing else.
+    const std::string shell = "/bin/sh";
+    const auto run_shell = [&](const char* script) {
+        return confined_child(
+            shell,
+            [&] {
+                const char* argv[] = {"sh", "-c", script, nullptr};
+                ::execv("/bin/sh", const_cast<char* const*>(argv));  // another address than shell's
+                ::_exit(98);
+            },
+            true);
+    };
+    int status = run_shell("exec /bin/sh -c 'exit 7'");  // two execs, neither the first path's address
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 7);
+    status = run_shell("/bin/true && exit 3; exit 4");  // a command needs a process: refused
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) != 3);
+    status = run_shell("kill -0 $PPID && exit 5; exit 6");  // the parent: out of reach (kill is built in)
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 6);
+    // Without a tool the same second exec ends the process.
+    status = confined_child(shell, [&] {
+        const char* argv[] = {"sh", "-c", "exit 7", nullptr};
+        ::execv("/bin/sh", const_cast<char* const*>(argv));
+        ::_exit(98);
+    });
     REQUIRE(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == SIGSYS);
 }
