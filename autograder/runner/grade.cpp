@@ -336,6 +336,7 @@ int main(int argc, char** argv) {
     queue_sanitizer(o, jobs, results, out_dir, info.seed, tasks);
     info.grade_seconds += run_sanitizer(o, tasks, std::cout);
     info.grade_seconds += run_profiles(o, jobs, results, out_dir, info.seed, std::cout);
+    fail_changed_graders(jobs, results, std::cout);
 
     std::cout << "\n" << summary_table(results, info);
     {

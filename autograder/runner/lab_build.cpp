@@ -4,6 +4,8 @@
 #include "process.hpp"
 #include "verdict.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -61,6 +63,40 @@ bool refused_at_build(Failure f) {
     return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
 }
 
+std::vector<FileIdentity> identify_files(const std::vector<fs::path>& paths) {
+    std::vector<FileIdentity> ids;
+    for (const auto& p : paths) {
+        FileIdentity id;
+        id.path = p.string();
+        struct stat st {};
+        if (::stat(id.path.c_str(), &st) == 0) {
+            id.exists = true;
+            id.device = st.st_dev;
+            id.inode = st.st_ino;
+            id.size = static_cast<unsigned long long>(st.st_size);
+            id.changed_s = st.st_ctim.tv_sec;
+            id.changed_ns = st.st_ctim.tv_nsec;
+        }
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+std::string files_changed(const std::vector<FileIdentity>& before) {
+    std::vector<fs::path> paths;
+    for (const auto& b : before) paths.push_back(b.path);
+    const auto now = identify_files(paths);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const FileIdentity &b = before[i], &n = now[i];
+        if (b.exists != n.exists) return b.path + (n.exists ? " appeared" : " was removed");
+        if (!b.exists) continue;
+        if (b.device != n.device || b.inode != n.inode) return b.path + " was replaced by another file";
+        if (b.size != n.size || b.changed_s != n.changed_s || b.changed_ns != n.changed_ns)
+            return b.path + " was changed";
+    }
+    return "";
+}
+
 void build_jobs(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, int parallel,
                 std::ostream* progress) {
     for (auto& j : jobs) {
@@ -75,6 +111,11 @@ void build_jobs(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::pa
         if (progress) *progress << "Lab " << j.lab->id << ": building... " << std::flush;
         j.build = build_lab(o.build_dir, j.target, parallel, j.log, j.build_s, j.notes, j.checked);
         if (progress) *progress << (j.build.kind == ProcessOutcome::Kind::BuildFailed ? "does not build\n" : "built\n");
+    }
+    // Before any code of the submission runs.
+    for (auto& j : jobs) {
+        const fs::path graders = fs::path(o.build_dir) / "graders";
+        j.grader_files = identify_files({graders / j.target, graders / ("lab" + j.lab->id + "_peer_host")});
     }
 }
 

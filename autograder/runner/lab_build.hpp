@@ -14,6 +14,21 @@
 namespace grading {
 
 /// One lab of one submission: which program grades it, and how its build went.
+/// What a file of the grader's is: its inode, size and time of last change (the kernel sets that time on
+/// any change of the file, and no process of the student's can set the clock), or that it is missing.
+struct FileIdentity {
+    std::string path;
+    bool exists = false;
+    unsigned long long device = 0, inode = 0, size = 0;
+    long long changed_s = 0, changed_ns = 0;
+};
+
+/// The identities of @p paths now.
+std::vector<FileIdentity> identify_files(const std::vector<std::filesystem::path>& paths);
+
+/// Empty when every file is still what @p before identified; else which file changed and how.
+std::string files_changed(const std::vector<FileIdentity>& before);
+
 struct LabJob {
     const RubricLab* lab = nullptr;
     std::string target;        // labNN_<suffix>: the program in <build>/graders
@@ -25,6 +40,10 @@ struct LabJob {
     std::vector<std::string> notes;
     std::vector<std::string> checked;  // what the build's steps checked and let through (region rules, audit)
     std::filesystem::path log;
+    // The programs of the grader's that run the lab's checks (its check program and the peers' launch host),
+    // as they were when built, before any code of the submission ran: checked before each run, and once
+    // more at the end (files_changed).
+    std::vector<FileIdentity> grader_files;
 };
 
 /// True for the classes a build decides (the compiler, the region rules, the audit), without running anything.

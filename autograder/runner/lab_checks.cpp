@@ -3,6 +3,7 @@
 #include "locks.hpp"
 
 #include "process.hpp"
+#include "sanitizer.hpp"
 #include "secret.hpp"
 
 #include "device_info.hpp"
@@ -74,7 +75,8 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
             // themselves (the lock alone; the GPU's performance monitors are sampled only then).
             PassReport passes[2];
             bool started = false;  // whether a pass of this lab already ran
-            for (int m = 0; m < 2; ++m) {
+            std::string changed;   // a program of the grader's that changed since it was built (files_changed)
+            for (int m = 0; m < 2 && changed.empty(); ++m) {
                 PassReport& p = passes[m];
                 if (one_pass && m == 0) continue;
                 const auto in_pass = [m](const RubricCheck& c) { return c.measured == (m == 1); };
@@ -122,6 +124,8 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                     // that long, unless a limit was given.
                     const double limit = m == 1 && !o.timeout_given ? std::max(o.timeout_s, j.lab->measured_pass_seconds)
                                                                     : o.timeout_s;
+                    // Only the programs built before the submission's code ran are run.
+                    if (changed = files_changed(j.grader_files); !changed.empty()) break;
                     p.outcome = run_with_timeout(cmd, limit, j.log.string(), pass_s, scratch.string(), &records, p.key,
                                                  secret_input(o, seed));
                     p.outcome.timeout_s = limit;
@@ -150,9 +154,15 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
                     std::this_thread::sleep_for(std::chrono::seconds(5 * attempt));
                 }
             }
-            r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
-                         : merge_lab_passes(*j.lab, j.tree_label, passes[0], passes[1]);
-            if (!one_pass && !whole_alone) r.alone_seconds = alone_seconds_of(passes[1].lines, passes[1].key).value_or(-1);
+            if (!changed.empty()) {
+                j.build = grader_changed(changed);
+                r = merge_lab_report(*j.lab, j.tree_label, {}, j.build, channel_key());
+            } else {
+                r = one_pass ? merge_lab_report(*j.lab, j.tree_label, passes[1].lines, passes[1].outcome, passes[1].key)
+                             : merge_lab_passes(*j.lab, j.tree_label, passes[0], passes[1]);
+                if (!one_pass && !whole_alone)
+                    r.alone_seconds = alone_seconds_of(passes[1].lines, passes[1].key).value_or(-1);
+            }
         }
         r.build_seconds = j.build_s;
         r.run_seconds = run_s;
@@ -164,6 +174,30 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
         results.push_back(std::move(r));
     }
     return std::nullopt;
+}
+
+ProcessOutcome grader_changed(const std::string& what) {
+    return {ProcessOutcome::Kind::BuildFailed, 0, 0,
+            "a program of the grader's changed while this lab was graded (" + what +
+                "): only the programs built before the submission's code ran may grade it, so the lab gets no points",
+            Failure::GraderIntegrity};
+}
+
+void fail_changed_graders(std::vector<LabJob>& jobs, std::vector<LabResult>& results, std::ostream& out) {
+    for (std::size_t i = 0; i < jobs.size() && i < results.size(); ++i) {
+        const std::string what = files_changed(jobs[i].grader_files);
+        if (what.empty()) continue;
+        const ProcessOutcome changed = grader_changed(what);
+        out << "Lab " << jobs[i].lab->id << ": FAIL (" << title(Failure::GraderIntegrity) << "): " << changed.detail << "\n";
+        for (auto& c : results[i].checks) {
+            set_failure(c, Failure::GraderIntegrity, changed.detail);
+            c.points = 0;
+            c.skipped = false;
+        }
+        // The next build makes them again from the course's sources.
+        std::error_code ec;
+        for (const auto& f : jobs[i].grader_files) fs::remove(f.path, ec);
+    }
 }
 
 }  // namespace grading

@@ -31,4 +31,13 @@ std::string secret_input(const GradingOptions& o, std::uint64_t seed);
 std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs, const std::filesystem::path& log_dir,
                               RunInfo& info, std::vector<LabResult>& results, std::ostream& out);
 
+/// The outcome of a lab whose grader's programs changed during its grading (@p what: files_changed's
+/// words): a build failure of class GraderIntegrity, so that nothing more of the lab runs.
+ProcessOutcome grader_changed(const std::string& what);
+
+/// After every run of a grading: each lab whose grader's programs changed since they were built
+/// (LabJob::grader_files) fails every check as GraderIntegrity, and the changed programs are removed, so
+/// that the next grading builds them again rather than trusting what the submission left.
+void fail_changed_graders(std::vector<LabJob>& jobs, std::vector<LabResult>& results, std::ostream& out);
+
 }  // namespace grading

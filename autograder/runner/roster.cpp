@@ -222,6 +222,7 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
                 gpu_s[i] += prof_s;
                 infos[i].grade_seconds += prof_s;
             }
+            for (std::size_t i = 0; i < batch.size(); ++i) fail_changed_graders(batch[i].jobs, results[i], logs[i]);
         } else {
             for (std::size_t i = 0; i < batch.size(); ++i) results[i] = build_only_results(batch[i].jobs);
         }

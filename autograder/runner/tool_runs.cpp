@@ -91,6 +91,7 @@ double run_sanitizer(const GradingOptions& o, std::vector<SanitizerTask>& tasks,
             const WorkloadRun wr = prepare_workload(o, *t.job, t.log_dir, t.seed, run.tool, "--sanitizer-workload",
                                                     t.result->workload_args);
             run.log_path = wr.log_path;
+            if (!files_changed(t.job->grader_files).empty()) continue;  // not run (fail_changed_graders says why)
             run.outcome = run_with_timeout(sanitizer_command(*o.sanitizer, run.tool, run.log_path, wr.program),
                                            o.sanitizer_timeout_s, wr.output_path, run.seconds, wr.scratch.string(),
                                            &run.records, t.key, secret_input(o, t.seed));
@@ -175,6 +176,7 @@ double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, st
             run = ProfileRun{};
             run.log_path = wr.log_path;
             const std::string key = channel_key();
+            if (!files_changed(j.grader_files).empty()) break;  // not run (fail_changed_graders says why)
             {
                 const FileLock one_profiler = FileLock::take(kNsightComputeLock, true);
                 run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, wr.program), o.profile_timeout_s,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/landlock.h>
 #include <linux/seccomp.h>
 #include <linux/sockios.h>
 #include <sched.h>
@@ -19,7 +20,7 @@
 
 namespace grading::isolation {
 
-bool confine_launch_host(const char* exec_path, bool under_tool) {
+bool confine_launch_host(const char* exec_path) {
 #if defined(__x86_64__)
     constexpr unsigned kArch = AUDIT_ARCH_X86_64;
 #elif defined(__aarch64__)
@@ -51,29 +52,27 @@ bool confine_launch_host(const char* exec_path, bool under_tool) {
         __NR_vfork,
 #endif
         __NR_setsid, __NR_setpgid, __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_tkill,
-        __NR_rt_sigqueueinfo, __NR_pidfd_send_signal, __NR_pidfd_open};
+        __NR_rt_sigqueueinfo, __NR_pidfd_send_signal, __NR_pidfd_open,
+        // The clock (files' change times, which tell the grader's programs unchanged, follow it), mounts
+        // and namespaces, and what only the system's administrator does.
+        __NR_clock_settime, __NR_settimeofday, __NR_adjtimex, __NR_clock_adjtime, __NR_mount, __NR_umount2,
+        __NR_pivot_root, __NR_chroot, __NR_unshare, __NR_setns, __NR_init_module, __NR_finit_module,
+        __NR_delete_module, __NR_kexec_load, __NR_reboot};
     for (unsigned nr : refused) {
         put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1));
         put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
     }
-    if (under_tool) {
-        // exec: any (under the filter still); the tool's part in it may go through either call.
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 1, 0));
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1));
-        put(BPF_STMT(BPF_RET | BPF_K, kAllow));
-    } else {
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1));
-        put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
-        // execve: the host's own, once (a guess at the address costs the process: no second try).
-        const auto path = reinterpret_cast<std::uint64_t>(exec_path);
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 6));
-        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0));
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path & 0xffffffffu), 0, 2));
-        put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0 + 4));
-        put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path >> 32), 1, 0));
-        put(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-        put(BPF_STMT(BPF_RET | BPF_K, kAllow));
-    }
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1));
+    put(BPF_STMT(BPF_RET | BPF_K, kRefuse));
+    // execve: the host's own, once (a guess at the address costs the process: no second try).
+    const auto path = reinterpret_cast<std::uint64_t>(exec_path);
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 6));
+    put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0));
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path & 0xffffffffu), 0, 2));
+    put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0 + 4));
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(path >> 32), 1, 0));
+    put(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    put(BPF_STMT(BPF_RET | BPF_K, kAllow));
     // clone3 passes its flags in memory, out of the filter's sight: "not implemented", so that the C library
     // falls back to clone, whose flags it can see.
     put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1));
@@ -125,6 +124,41 @@ bool confine_launch_host(const char* exec_path, bool under_tool) {
     put(BPF_STMT(BPF_RET | BPF_K, kAllow));
     const sock_fprog program{static_cast<unsigned short>(n), f};
     return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+}
+
+bool restrict_host_writes(bool under_tool) {
+    // The rights that change the file system; reading and running files are left alone.
+    constexpr unsigned long long kTruncate = 1ull << 14;  // LANDLOCK_ACCESS_FS_TRUNCATE (ABI 3)
+    const long abi = ::syscall(__NR_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 1) return false;
+    unsigned long long writes = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                                LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                                LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                                LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2) writes |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) writes |= kTruncate;
+    landlock_ruleset_attr attr{};
+    attr.handled_access_fs = writes;
+    const int ruleset = static_cast<int>(::syscall(__NR_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    // Where it may still write: the devices (the GPU's among them, and /dev/shm), its working folder (a
+    // fresh scratch folder of its own), and under a tool the system's folders for temporary files, which
+    // the tools' parts in the process may use.
+    const char* const places[] = {"/dev", ".", under_tool ? "/tmp" : nullptr, under_tool ? "/var/tmp" : nullptr};
+    for (const char* place : places) {
+        if (!place) continue;
+        const int fd = ::open(place, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) continue;
+        landlock_path_beneath_attr beneath{};
+        beneath.allowed_access = writes;
+        beneath.parent_fd = fd;
+        ::syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+        ::close(fd);
+    }
+    const bool in_place = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+                          ::syscall(__NR_landlock_restrict_self, ruleset, 0) == 0;
+    ::close(ruleset);
+    return in_place;
 }
 
 }  // namespace grading::isolation

@@ -10,11 +10,10 @@
 /// the check program's memory, which the host cannot know; any other exec ends the process, so a guess
 /// gets no second try.
 ///
-/// Under compute-sanitizer and Nsight Compute (@p under_tool) the host is confined the same way, but exec
-/// is not restricted: the tools follow the processes they watch by taking part in their exec, and a
-/// program the host execs stays under the filter (still one process, signalling nothing else, tracing
-/// nothing). So the tool's own process, which gives the verdict in its exit status, is out of the host's
-/// reach, and nothing of the host's outlives the run. (The host can still write the files it can name.)
+/// The same filter holds under compute-sanitizer and Nsight Compute: their parts in the check program
+/// follow the host into its one exec, and the host can neither exec itself again without them (which would
+/// hide its kernels from the tool) nor reach the tool's process, whose exit status gives the memory
+/// check's verdict.
 #pragma once
 
 namespace grading::isolation {
@@ -22,6 +21,14 @@ namespace grading::isolation {
 /// @brief Installs the filter in the calling process (a child of the check program, after fork, before
 /// exec: async-signal-safe, the filter is built on the stack). Returns whether it is in place (false on a
 /// system without seccomp).
-bool confine_launch_host(const char* exec_path, bool under_tool = false);
+bool confine_launch_host(const char* exec_path);
+
+/// @brief Confines the calling process's changes to the file system (Landlock, kept across exec) to the
+/// devices, its working folder and, @p under_tool, the folders for temporary files: nothing else can be
+/// written, made, removed or renamed, so the grader's programs and files (its check programs, the peers'
+/// host, the rubric, the course's sources, other students' files) stay out of the host's reach, whoever
+/// it runs as. Async-signal-safe, like confine_launch_host. Returns whether it is in place (false on a
+/// system without Landlock).
+bool restrict_host_writes(bool under_tool);
 
 }  // namespace grading::isolation

@@ -62,7 +62,7 @@ struct Process {
 struct State {
     bool enabled = false;
     bool exact = false;
-    bool under_tool = false;  // the program runs under a tool (confine_launch_host's under_tool)
+    bool under_tool = false;  // the program runs under a tool (restrict_host_writes's under_tool)
     std::string paths[2];  // Host::Student, Host::Peers
     Process hosts[2];
     std::map<CUdeviceptr, Export> exports;
@@ -131,7 +131,11 @@ void start(Host h) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         ::setpgid(0, 0);  // a process group of its own, stopped and continued as one (time_across)
-        if (!confine_launch_host(path.c_str(), g.under_tool)) {
+        if (!restrict_host_writes(g.under_tool)) {
+            static const char warning[] = "warning: the launch host may write anywhere (no Landlock on this system)\n";
+            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
+        }
+        if (!confine_launch_host(path.c_str())) {
             static const char warning[] = "warning: the launch host runs unconfined (no seccomp filter on this system)\n";
             [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
         }

@@ -55,8 +55,8 @@ void end_hosts();
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
 /// (the memory and race check's workload), copied in and out around each call. Each host starts under a
 /// seccomp filter that lets it start threads but no process, and signal, trace or read no other process
-/// (confinement.hpp); @p under_tool: the program runs under compute-sanitizer or Nsight Compute, whose
-/// part in a host's exec the filter then allows.
+/// and write only in its working folder and the devices (confinement.hpp); @p under_tool: the program runs
+/// under compute-sanitizer or Nsight Compute, whose parts in the host may also write temporary files.
 void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool under_tool);
 
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check

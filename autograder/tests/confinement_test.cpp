@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "confinement.hpp"
+#include "lab_build.hpp"
 #include "launch_wire.hpp"
 
 #include <fcntl.h>
@@ -11,12 +12,15 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
@@ -25,10 +29,10 @@ namespace {
 
 // Runs @p body in a confined child (allowed to exec only @p exec_path's own pointer) and returns its wait
 // status; the body's exit code says which expectation failed.
-int confined_child(const std::string& exec_path, const std::function<void()>& body, bool under_tool = false) {
+int confined_child(const std::string& exec_path, const std::function<void()>& body) {
     const pid_t pid = ::fork();
     if (pid == 0) {
-        if (!grading::isolation::confine_launch_host(exec_path.c_str(), under_tool)) ::_exit(90);
+        if (!grading::isolation::confine_launch_host(exec_path.c_str())) ::_exit(90);
         body();
         ::_exit(0);
     }
@@ -119,37 +123,90 @@ TEST_CASE("a confined launch host execs its own path once, under the filter stil
     CHECK(WTERMSIG(status) == SIGSYS);
 }
 
-TEST_CASE("under a tool, a confined launch host may exec any program, which stays confined") {
-    // compute-sanitizer and Nsight Compute take part in the exec of the processes they follow; the
-    // program exec'd is still one process that signals and traces nothing else.
-    const std::string shell = "/bin/sh";
-    const auto run_shell = [&](const char* script) {
-        return confined_child(
-            shell,
-            [&] {
-                const char* argv[] = {"sh", "-c", script, nullptr};
-                ::execv("/bin/sh", const_cast<char* const*>(argv));  // another address than shell's
-                ::_exit(98);
-            },
-            true);
+TEST_CASE("a launch host writes only in its working folder and the devices (under a tool, also /tmp)") {
+    namespace fs = std::filesystem;
+    if (::syscall(__NR_landlock_create_ruleset, nullptr, 0, 1u) < 1) {
+        MESSAGE("no Landlock on this system: not tested");
+        return;
+    }
+    // Two folders the test may write: one in /tmp, one in the build folder (outside /tmp).
+    const fs::path base = fs::temp_directory_path() / ("course-landlock-" + std::to_string(::getpid()));
+    const fs::path outside = fs::path(SAMPLE_REPORT_DIR) / ("landlock-" + std::to_string(::getpid()));
+    fs::create_directories(base / "scratch");
+    fs::create_directories(outside);
+    std::ofstream(outside / "grader") << "the grader's program\n";
+    std::ofstream(base / "grader") << "the grader's program\n";
+    const auto run = [&](bool under_tool, const std::function<int()>& body) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            if (::chdir((base / "scratch").c_str()) != 0) ::_exit(90);
+            if (!grading::isolation::restrict_host_writes(under_tool)) ::_exit(89);
+            ::_exit(body());
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 200;
     };
-    int status = run_shell("exec /bin/sh -c 'exit 7'");  // two execs, neither the first path's address
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 7);
-    status = run_shell("/bin/true && exit 3; exit 4");  // a command needs a process: refused
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) != 3);
-    status = run_shell("kill -0 $PPID && exit 5; exit 6");  // the parent: out of reach (kill is built in)
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 6);
-    // Without a tool the same second exec ends the process.
-    status = confined_child(shell, [&] {
-        const char* argv[] = {"sh", "-c", "exit 7", nullptr};
-        ::execv("/bin/sh", const_cast<char* const*>(argv));
-        ::_exit(98);
-    });
-    REQUIRE(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == SIGSYS);
+    const auto writes = [](const fs::path& p) {
+        const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) return false;
+        ::close(fd);
+        return true;
+    };
+    const auto tries = [&](const fs::path& elsewhere) {
+        if (!writes("mine.txt")) return 91;                  // its working folder: yes
+        if (!writes("/dev/null")) return 92;                 // a device: yes
+        if (writes(elsewhere / "grader")) return 93;         // a file elsewhere: no
+        if (writes(elsewhere / "new")) return 94;            // a new file elsewhere: no
+        if (::rename("mine.txt", (elsewhere / "grader").c_str()) == 0) return 95;  // nor renamed over it
+        if (::unlink((elsewhere / "grader").c_str()) == 0) return 96;
+        if (::truncate((elsewhere / "grader").c_str(), 0) == 0) return 97;
+        if (::link("mine.txt", (elsewhere / "linked").c_str()) == 0) return 98;
+        if (::symlink("mine.txt", (elsewhere / "sym").c_str()) == 0) return 99;
+        // Nor through a link made in its own folder.
+        ::unlink("way");
+        if (::symlink((elsewhere / "grader").c_str(), "way") != 0) return 100;
+        if (writes("way")) return 101;
+        return 0;
+    };
+    CHECK(run(false, [&] { return tries(base); }) == 0);     // /tmp without a tool: out of reach
+    CHECK(run(false, [&] { return tries(outside); }) == 0);
+    CHECK(run(true, [&] { return tries(outside); }) == 0);   // under a tool: still out of reach
+    CHECK(run(true, [&] { return writes(base / "new") ? 0 : 1; }) == 0);  // but /tmp is writable
+    // And the files are as they were.
+    std::ifstream in(outside / "grader");
+    std::string line;
+    std::getline(in, line);
+    CHECK(line == "the grader's program");
+    std::error_code ec;
+    fs::remove_all(base, ec);
+    fs::remove_all(outside, ec);
+}
+
+TEST_CASE("a program of the grader's that changed after it was built is found, however it changed") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(SAMPLE_REPORT_DIR) / ("identity-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path check = dir / "lab01_slot1", peer = dir / "lab01_peer_host";
+    std::ofstream(check) << "check program";
+    std::ofstream(peer) << "peer host";
+    const auto ids = grading::identify_files({check, peer});
+    CHECK(grading::files_changed(ids).empty());
+    // Written in place, the same size.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::ofstream(check, std::ios::in | std::ios::out) << "CHECK";
+    CHECK(grading::files_changed(ids).find("lab01_slot1 was changed") != std::string::npos);
+    // Another file renamed over it.
+    const auto again = grading::identify_files({check, peer});
+    std::ofstream(dir / "script") << "#!/bin/sh\n";
+    fs::rename(dir / "script", peer);
+    CHECK(grading::files_changed(again).find("lab01_peer_host was replaced") != std::string::npos);
+    // Removed.
+    const auto third = grading::identify_files({check, peer});
+    fs::remove(check);
+    CHECK(grading::files_changed(third).find("lab01_slot1 was removed") != std::string::npos);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
 }
 
 TEST_CASE("a launch message's passed descriptors are all closed in the receiver but the one it keeps") {
