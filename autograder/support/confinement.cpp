@@ -142,9 +142,13 @@ bool restrict_host_writes(bool under_tool) {
     const int ruleset = static_cast<int>(::syscall(__NR_landlock_create_ruleset, &attr, sizeof attr, 0));
     if (ruleset < 0) return false;
     // Where it may still write: the devices (the GPU's among them, and /dev/shm), its working folder (a
-    // fresh scratch folder of its own), and under a tool the system's folders for temporary files, which
-    // the tools' parts in the process may use.
-    const char* const places[] = {"/dev", ".", under_tool ? "/tmp" : nullptr, under_tool ? "/var/tmp" : nullptr};
+    // fresh scratch folder of its own), its own threads' entries in /proc (the CUDA driver names the threads
+    // it starts by writing /proc/self/task/<tid>/comm, and fails to start without; the process keeps its
+    // pid across the exec, so the entries stay its own), and under a tool the system's folders for
+    // temporary files, which the tools' parts in the process may use. Not the rest of /proc: another
+    // process's memory is a file there.
+    const char* const places[] = {"/dev", ".", "/proc/self/task", under_tool ? "/tmp" : nullptr,
+                                  under_tool ? "/var/tmp" : nullptr};
     for (const char* place : places) {
         if (!place) continue;
         const int fd = ::open(place, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -156,6 +156,22 @@ TEST_CASE("a launch host writes only in its working folder and the devices (unde
     const auto tries = [&](const fs::path& elsewhere) {
         if (!writes("mine.txt")) return 91;                  // its working folder: yes
         if (!writes("/dev/null")) return 92;                 // a device: yes
+        // Its own thread's name (what the CUDA driver does for the threads it starts): yes.
+        const std::string comm = "/proc/self/task/" + std::to_string(::syscall(SYS_gettid)) + "/comm";
+        const int named = ::open(comm.c_str(), O_WRONLY);
+        if (named < 0 || ::write(named, "host", 4) != 4) return 102;
+        ::close(named);
+        // And a thread started after the rule was made, as the driver's are.
+        int thread_named = 0;
+        std::thread([&] {
+            const std::string own = "/proc/self/task/" + std::to_string(::syscall(SYS_gettid)) + "/comm";
+            const int fd = ::open(own.c_str(), O_WRONLY);
+            thread_named = fd >= 0 && ::write(fd, "worker", 6) == 6;
+            if (fd >= 0) ::close(fd);
+        }).join();
+        if (!thread_named) return 104;
+        // Another process's files in /proc (its memory among them): no.
+        if (writes("/proc/" + std::to_string(::getppid()) + "/comm")) return 103;
         if (writes(elsewhere / "grader")) return 93;         // a file elsewhere: no
         if (writes(elsewhere / "new")) return 94;            // a new file elsewhere: no
         if (::rename("mine.txt", (elsewhere / "grader").c_str()) == 0) return 95;  // nor renamed over it
@@ -169,6 +185,15 @@ TEST_CASE("a launch host writes only in its working folder and the devices (unde
         if (writes("way")) return 101;
         return 0;
     };
+    // Across the exec that makes the host (a shell here): its own threads' names still, nothing else.
+    CHECK(run(false, [&] {
+              const char* argv[] = {"sh", "-c",
+                                    "printf host > /proc/$$/task/$$/comm || exit 1; "
+                                    "printf x > ../x 2> /dev/null && exit 2; exit 7",
+                                    nullptr};
+              ::execv("/bin/sh", const_cast<char* const*>(argv));
+              return 98;
+          }) == 7);
     CHECK(run(false, [&] { return tries(base); }) == 0);     // /tmp without a tool: out of reach
     CHECK(run(false, [&] { return tries(outside); }) == 0);
     CHECK(run(true, [&] { return tries(outside); }) == 0);   // under a tool: still out of reach
