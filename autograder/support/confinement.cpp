@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
 #include <linux/seccomp.h>
@@ -124,6 +125,27 @@ bool confine_launch_host(const char* exec_path) {
     put(BPF_STMT(BPF_RET | BPF_K, kAllow));
     const sock_fprog program{static_cast<unsigned short>(n), f};
     return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+}
+
+bool drop_capabilities(bool keep_profiling) {
+    const auto kept = [&](int cap) { return keep_profiling && cap == CAP_SYS_ADMIN; };
+    // The bounding set first (it takes CAP_SETPCAP, which a process without it cannot drop anyway), up to
+    // the running kernel's last capability.
+    for (int cap = 0; cap < 64; ++cap) {
+        if (kept(cap)) continue;
+        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno == EINVAL) break;
+    }
+    ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (keep_profiling) {
+        const unsigned bit = 1u << (CAP_SYS_ADMIN % 32);
+        data[CAP_SYS_ADMIN / 32].effective = data[CAP_SYS_ADMIN / 32].permitted = bit;
+    }
+    if (::syscall(SYS_capset, &header, data) == 0) return true;
+    // Without CAP_SYS_ADMIN to keep, all of them.
+    data[CAP_SYS_ADMIN / 32] = {};
+    return ::syscall(SYS_capset, &header, data) == 0;
 }
 
 bool restrict_host_writes(bool under_tool) {

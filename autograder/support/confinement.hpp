@@ -23,6 +23,15 @@ namespace grading::isolation {
 /// system without seccomp).
 bool confine_launch_host(const char* exec_path);
 
+/// @brief Drops the calling process's capabilities (all of them, from its bounding set too, so that the
+/// exec that follows gives none back, even to root), but CAP_SYS_ADMIN when @p keep_profiling: Nsight
+/// Compute reads the GPU's counters from inside the process it profiles, which a driver that keeps them for
+/// the administrator allows only with it. What it takes away from a host that runs as root: reading or
+/// writing the check program's memory through /proc/<pid>/mem (a process that is not dumpable is open
+/// there to CAP_SYS_PTRACE), and passing over files' permissions. Async-signal-safe, like the others.
+/// Returns whether the process holds no capability but the one kept.
+bool drop_capabilities(bool keep_profiling);
+
 /// @brief Confines the calling process's changes to the file system (Landlock, kept across exec) to the
 /// devices, its working folder and, @p under_tool, the folders for temporary files: nothing else can be
 /// written, made, removed or renamed, so the grader's programs and files (its check programs, the peers'

@@ -497,7 +497,10 @@ int main(int argc, char** argv) {
             std::cerr << "cannot grade: the check program cannot find its own path" << std::endl;
             return false;
         }
-        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer", !workload.empty());
+        isolation::enable(std::string(self, static_cast<std::size_t>(len)), lab, workload == "sanitizer",
+                          workload == "sanitizer" ? isolation::HostTool::Sanitizer
+                          : workload == "profile" ? isolation::HostTool::Profiler
+                                                  : isolation::HostTool::None);
         return true;
     };
     if (cpu_only) {

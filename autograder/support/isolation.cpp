@@ -62,7 +62,7 @@ struct Process {
 struct State {
     bool enabled = false;
     bool exact = false;
-    bool under_tool = false;  // the program runs under a tool (restrict_host_writes's under_tool)
+    HostTool tool = HostTool::None;  // the tool the program runs under
     std::string paths[2];  // Host::Student, Host::Peers
     Process hosts[2];
     std::map<CUdeviceptr, Export> exports;
@@ -131,7 +131,11 @@ void start(Host h) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         ::setpgid(0, 0);  // a process group of its own, stopped and continued as one (time_across)
-        if (!restrict_host_writes(g.under_tool)) {
+        if (!drop_capabilities(g.tool == HostTool::Profiler)) {
+            static const char warning[] = "warning: the launch host keeps capabilities it could not drop\n";
+            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
+        }
+        if (!restrict_host_writes(g.tool != HostTool::None)) {
             static const char warning[] = "warning: the launch host may write anywhere (no Landlock on this system)\n";
             [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
         }
@@ -352,13 +356,13 @@ void restart(Host host) {
     if (p.pid >= 0) reap(p);
 }
 
-void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool under_tool) {
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, HostTool tool) {
     const auto slash = program_path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : program_path.substr(0, slash);
     g.paths[static_cast<int>(Host::Student)] = program_path + "_host";
     g.paths[static_cast<int>(Host::Peers)] = dir + "/lab" + lab_id + "_peer_host";
     g.exact = exact;
-    g.under_tool = under_tool;
+    g.tool = tool;
     g.enabled = true;
     course::set_device_allocator({shared_allocate, shared_release});
     // The launch hosts are gone, their GPU memory with them, before this program's exit is seen: the

@@ -55,9 +55,11 @@ void end_hosts();
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
 /// (the memory and race check's workload), copied in and out around each call. Each host starts under a
 /// seccomp filter that lets it start threads but no process, and signal, trace or read no other process
-/// and write only in its working folder and the devices (confinement.hpp); @p under_tool: the program runs
-/// under compute-sanitizer or Nsight Compute, whose parts in the host may also write temporary files.
-void enable(const std::string& program_path, const std::string& lab_id, bool exact, bool under_tool);
+/// and write only in its working folder and the devices, with no capability (confinement.hpp); @p tool: the
+/// program runs under compute-sanitizer or Nsight Compute, whose parts in the host may also write
+/// temporary files (and, Nsight Compute's, keep the capability that reads the GPU's counters).
+enum class HostTool { None, Sanitizer, Profiler };
+void enable(const std::string& program_path, const std::string& lab_id, bool exact, HostTool tool);
 
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
 /// program (sent as its allocation and offset), a null pointer, or a small host array of floats.

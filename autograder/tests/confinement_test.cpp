@@ -234,6 +234,40 @@ TEST_CASE("a program of the grader's that changed after it was built is found, h
     fs::remove_all(dir, ec);
 }
 
+TEST_CASE("a launch host keeps no capability, so that as root it cannot read the check program's memory") {
+    // The check program is not dumpable: its /proc/<pid>/mem opens only to CAP_SYS_PTRACE, which root has.
+    static char reference[32] = "the expected result: 12345";
+    const int was_dumpable = ::prctl(PR_GET_DUMPABLE);
+    ::prctl(PR_SET_DUMPABLE, 0);
+    const auto child = [&](bool drop) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            if (drop && !grading::isolation::drop_capabilities(false)) ::_exit(90);
+            const std::string mem = "/proc/" + std::to_string(::getppid()) + "/mem";
+            const int fd = ::open(mem.c_str(), O_RDONLY);
+            char copy[32] = {};
+            const bool read = fd >= 0 && ::pread(fd, copy, sizeof copy, reinterpret_cast<off_t>(reference)) > 0;
+            if (drop) {
+                // And the exec that makes the host gives none back, not even to root.
+                const char* argv[] = {"sh", "-c",
+                                      "grep -Eq '^CapEff:[[:space:]]*0+$' /proc/self/status && "
+                                      "grep -Eq '^CapPrm:[[:space:]]*0+$' /proc/self/status && exit 7; exit 8",
+                                      nullptr};
+                if (read) ::_exit(91);
+                ::execv("/bin/sh", const_cast<char* const*>(argv));
+                ::_exit(92);
+            }
+            ::_exit(read && std::strcmp(copy, reference) == 0 ? 0 : 1);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 200;
+    };
+    if (::geteuid() == 0) CHECK(child(false) == 0);  // with root's capabilities it could
+    CHECK(child(true) == 7);
+    ::prctl(PR_SET_DUMPABLE, was_dumpable);
+}
+
 TEST_CASE("a launch message's passed descriptors are all closed in the receiver but the one it keeps") {
     // A host could send several descriptors in one record: any left open in the check program would keep
     // what they name (the host's GPU context, a lock) alive after the host was ended.
