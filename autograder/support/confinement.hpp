@@ -27,7 +27,7 @@ bool confine_launch_host(const char* exec_path);
 /// exec that follows gives none back, even to root), but CAP_SYS_ADMIN when @p keep_profiling: Nsight
 /// Compute reads the GPU's counters from inside the process it profiles, which a driver that keeps them for
 /// the administrator allows only with it. What it takes away from a host that runs as root: reading or
-/// writing the check program's memory through /proc/<pid>/mem (a process that is not dumpable is open
+/// writing the check program's memory through /proc/PID/mem (a process that is not dumpable is open
 /// there to CAP_SYS_PTRACE), and passing over files' permissions. Async-signal-safe, like the others.
 /// Returns whether the process holds no capability but the one kept.
 bool drop_capabilities(bool keep_profiling);

@@ -50,6 +50,9 @@ void stop_hosts();
 /// which gives the GPU lock back once the program is gone, never gives it back with a host still alive.
 void end_hosts();
 
+/// @brief The tool a check program runs under: none (a graded run), compute-sanitizer or Nsight Compute.
+enum class HostTool { None, Sanitizer, Profiler };
+
 /// @brief Called by the check program's main before any allocation: installs the shared allocator and
 /// names the hosts (`<program>_host` for the student, `lab<id>_peer_host` for the peers, beside the
 /// program). @p exact: buffers are handed to the student's code as allocations of exactly their size
@@ -58,7 +61,6 @@ void end_hosts();
 /// and write only in its working folder and the devices, with no capability (confinement.hpp); @p tool: the
 /// program runs under compute-sanitizer or Nsight Compute, whose parts in the host may also write
 /// temporary files (and, Nsight Compute's, keep the capability that reads the GPU's counters).
-enum class HostTool { None, Sanitizer, Profiler };
 void enable(const std::string& program_path, const std::string& lab_id, bool exact, HostTool tool);
 
 /// @brief One argument of a forwarded call: an integer, a device pointer into a buffer of the check
