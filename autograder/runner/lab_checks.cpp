@@ -179,7 +179,8 @@ std::optional<int> run_checks(const GradingOptions& o, std::vector<LabJob>& jobs
 ProcessOutcome grader_changed(const std::string& what) {
     return {ProcessOutcome::Kind::BuildFailed, 0, 0,
             "a program of the grader's changed while this lab was graded (" + what +
-                "): only the programs built before the submission's code ran may grade it, so the lab gets no points",
+                "): only the programs built before the submission's code ran may grade it, so the lab gets no points "
+                "(if the course was rebuilt in another terminal meanwhile, grade again)",
             Failure::GraderIntegrity};
 }
 
@@ -191,6 +192,7 @@ void fail_changed_graders(std::vector<LabJob>& jobs, std::vector<LabResult>& res
         out << "Lab " << jobs[i].lab->id << ": FAIL (" << title(Failure::GraderIntegrity) << "): " << changed.detail << "\n";
         for (auto& c : results[i].checks) {
             set_failure(c, Failure::GraderIntegrity, changed.detail);
+            c.hint = "grade again; a lab's code may write only in its own scratch folder, never the course's files";
             c.points = 0;
             c.skipped = false;
         }

@@ -4,6 +4,7 @@
 
 #include "confinement.hpp"
 #include "lab_build.hpp"
+#include "lab_checks.hpp"
 #include "launch_wire.hpp"
 
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -266,6 +268,45 @@ TEST_CASE("a launch host keeps no capability, so that as root it cannot read the
     if (::geteuid() == 0) CHECK(child(false) == 0);  // with root's capabilities it could
     CHECK(child(true) == 7);
     ::prctl(PR_SET_DUMPABLE, was_dumpable);
+}
+
+TEST_CASE("a lab whose grader's programs changed during its grading gets no points, and they are built again") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(SAMPLE_REPORT_DIR) / ("changed-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "lab01_slot1") << "check program";
+    std::ofstream(dir / "lab01_peer_host") << "peer host";
+    grading::RubricLab lab;
+    lab.id = "01";
+    std::vector<grading::LabJob> jobs(2);
+    std::vector<grading::LabResult> results(2);
+    for (auto& j : jobs) {
+        j.lab = &lab;
+        j.grader_files = grading::identify_files({dir / "lab01_slot1", dir / "lab01_peer_host"});
+    }
+    for (auto& r : results) {
+        grading::CheckResult c;
+        c.name = "speed";
+        c.points = c.max_points = 2;
+        r.checks.push_back(c);
+    }
+    std::ostringstream out;
+    grading::fail_changed_graders(jobs, results, out);  // nothing changed: nothing happens
+    CHECK(results[0].checks[0].points == 2);
+    CHECK(out.str().empty());
+    // The peers' host replaced by another file, as the submission's code would have to.
+    std::ofstream(dir / "other") << "#!/bin/sh\n";
+    fs::rename(dir / "other", dir / "lab01_peer_host");
+    jobs[1].grader_files.clear();  // a lab of another grading's, which records none of these files
+    grading::fail_changed_graders(jobs, results, out);
+    CHECK(results[0].checks[0].points == 0);
+    CHECK(results[0].checks[0].cls == grading::Failure::GraderIntegrity);
+    CHECK(results[0].checks[0].message.find("lab01_peer_host was replaced") != std::string::npos);
+    CHECK(results[1].checks[0].points == 2);
+    CHECK(!fs::exists(dir / "lab01_peer_host"));  // made again by the next build
+    CHECK(!fs::exists(dir / "lab01_slot1"));
+    std::error_code ec;
+    fs::remove_all(dir, ec);
 }
 
 TEST_CASE("a launch message's passed descriptors are all closed in the receiver but the one it keeps") {
