@@ -63,31 +63,32 @@ bool refused_at_build(Failure f) {
     return f == Failure::DoesNotCompile || f == Failure::RefusedRegion || f == Failure::ForbiddenSymbol;
 }
 
+namespace {
+FileIdentity identify(const fs::path& p) {
+    FileIdentity id;
+    id.path = p.string();
+    struct stat st {};
+    if (::stat(id.path.c_str(), &st) == 0) {
+        id.exists = true;
+        id.device = st.st_dev;
+        id.inode = st.st_ino;
+        id.size = static_cast<unsigned long long>(st.st_size);
+        id.changed_s = st.st_ctim.tv_sec;
+        id.changed_ns = st.st_ctim.tv_nsec;
+    }
+    return id;
+}
+}  // namespace
+
 std::vector<FileIdentity> identify_files(const std::vector<fs::path>& paths) {
     std::vector<FileIdentity> ids;
-    for (const auto& p : paths) {
-        FileIdentity id;
-        id.path = p.string();
-        struct stat st {};
-        if (::stat(id.path.c_str(), &st) == 0) {
-            id.exists = true;
-            id.device = st.st_dev;
-            id.inode = st.st_ino;
-            id.size = static_cast<unsigned long long>(st.st_size);
-            id.changed_s = st.st_ctim.tv_sec;
-            id.changed_ns = st.st_ctim.tv_nsec;
-        }
-        ids.push_back(id);
-    }
+    for (const auto& p : paths) ids.push_back(identify(p));
     return ids;
 }
 
 std::string files_changed(const std::vector<FileIdentity>& before) {
-    std::vector<fs::path> paths;
-    for (const auto& b : before) paths.push_back(b.path);
-    const auto now = identify_files(paths);
-    for (std::size_t i = 0; i < before.size(); ++i) {
-        const FileIdentity &b = before[i], &n = now[i];
+    for (const FileIdentity& b : before) {
+        const FileIdentity n = identify(b.path);
         if (b.exists != n.exists) return b.path + (n.exists ? " appeared" : " was removed");
         if (!b.exists) continue;
         if (b.device != n.device || b.inode != n.inode) return b.path + " was replaced by another file";

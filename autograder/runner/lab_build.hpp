@@ -13,7 +13,6 @@
 
 namespace grading {
 
-/// One lab of one submission: which program grades it, and how its build went.
 /// What a file of the grader's is: its inode, size and time of last change (the kernel sets that time on
 /// any change of the file, and no process of the student's can set the clock), or that it is missing.
 struct FileIdentity {
@@ -29,6 +28,7 @@ std::vector<FileIdentity> identify_files(const std::vector<std::filesystem::path
 /// Empty when every file is still what @p before identified; else which file changed and how.
 std::string files_changed(const std::vector<FileIdentity>& before);
 
+/// One lab of one submission: which program grades it, and how its build went.
 struct LabJob {
     const RubricLab* lab = nullptr;
     std::string target;        // labNN_<suffix>: the program in <build>/graders

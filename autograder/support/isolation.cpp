@@ -131,18 +131,15 @@ void start(Host h) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         ::setpgid(0, 0);  // a process group of its own, stopped and continued as one (time_across)
-        if (!drop_capabilities(g.tool == HostTool::Profiler)) {
-            static const char warning[] = "warning: the launch host keeps capabilities it could not drop\n";
-            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
-        }
-        if (!restrict_host_writes(g.tool != HostTool::None)) {
-            static const char warning[] = "warning: the launch host may write anywhere (no Landlock on this system)\n";
-            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
-        }
-        if (!confine_launch_host(path.c_str())) {
-            static const char warning[] = "warning: the launch host runs unconfined (no seccomp filter on this system)\n";
-            [[maybe_unused]] const ssize_t w = ::write(2, warning, sizeof warning - 1);
-        }
+        const auto warn_unless = [](bool in_place, const char* warning) {  // write(2) only: after fork
+            if (!in_place) [[maybe_unused]] const ssize_t w = ::write(2, warning, std::strlen(warning));
+        };
+        warn_unless(drop_capabilities(g.tool == HostTool::Profiler),
+                    "warning: the launch host keeps capabilities it could not drop\n");
+        warn_unless(restrict_host_writes(g.tool != HostTool::None),
+                    "warning: the launch host may write anywhere (no Landlock on this system)\n");
+        warn_unless(confine_launch_host(path.c_str()),
+                    "warning: the launch host runs unconfined (no seccomp filter on this system)\n");
         ::dup2(sv[1], 3);
         const int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0) ::dup2(devnull, 0);
