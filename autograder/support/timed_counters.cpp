@@ -551,14 +551,20 @@ Window::Window() {
     // the last window's decode or for a ready image included.
     const double t0 = now_ms();
     if (g.decoded.valid()) g.decoded.wait();
+    const double t_decoded = now_ms();
     image_ = g.next;
     g.next = (g.next + 1) % kImages;
     take_ready(image_);
+    const double t_ready = now_ms();
     std::string why;
     CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
     start.pPmSamplingObject = g.sampler;
     if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
+    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
+    if (steps)  // where a window's lead goes, for tuning (.ci/gpu-counters-probe.sh sets it)
+        std::fprintf(stderr, "timed counters: lead: last decode %.2f ms, image %.2f ms, cuptiPmSamplingStart %.2f ms\n",
+                     t_decoded - t0, t_ready - t_decoded, now_ms() - t_ready);
     running_ = true;
     start_realtime[image_] = realtime_ns();
     // A window's first sample holds what the counters counted before it started too (the check program's
