@@ -26,7 +26,8 @@ mv "$W/roster/expected.json" "$W/expected.json"
 mapfile -t students < <(ls "$W/roster")
 echo "== $N submissions of all six labs, $C clients, $(nproc) cores, GPUs: $(nvidia-smi -L | wc -l)"
 
-# GPUS: the GPU sets (CUDA_VISIBLE_DEVICES) the service is run on in turn; the roster runs on the first.
+# GPUS: the GPU sets the service is run on in turn (course-server --gpus: /dev/nvidiaN numbers); the roster
+# runs on the first (as CUDA_VISIBLE_DEVICES: the same cards where CUDA numbers them as the driver does).
 read -r -a sets <<< "${GPUS:-}"
 roster_env=()
 [[ ${#sets[@]} -gt 0 ]] && roster_env=(env "CUDA_VISIBLE_DEVICES=${sets[0]}")
@@ -52,9 +53,9 @@ pass=0
 serve() {
   local gpus=$1 S=$W/svc-$((++pass)) server
   mkdir -p "$S/results"
-  local env_gpus=()
-  [[ -n $gpus ]] && env_gpus=(env "CUDA_VISIBLE_DEVICES=$gpus")
-  "${env_gpus[@]}" "$BUILD/course-server" --db "$S/class.sqlite" --tokens "$W/tokens.csv" \
+  local only=()
+  [[ -n $gpus ]] && only=(--gpus "$gpus")
+  "$BUILD/course-server" "${only[@]}" --db "$S/class.sqlite" --tokens "$W/tokens.csv" \
     --listen "127.0.0.1:$((PORT + pass))" --scratch "$S/scratch" --sandbox "${SANDBOX:-auto}" > "$S/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 600); do

@@ -6,7 +6,7 @@
 //       stored only as hashes in tokens.csv
 //   course-server tokens --forwarder gradescope --out tokens.csv
 //       adds (or renews) a forwarder's token, which submits for the student it names (Gradescope's bundle)
-//   course-server --db class.sqlite --tokens tokens.csv --listen 127.0.0.1:8080 [--allow-no-gpu] [--workers N]
+//   course-server --db class.sqlite --tokens tokens.csv --listen 127.0.0.1:8080 [--allow-no-gpu] [--workers N] [--gpus 0,1]
 //       serves the API (api.hpp) and the web pages (pages.hpp), keeps everything in the SQLite database,
 //       grades with one worker a GPU
 //   course-server --db postgresql://... --tokens tokens.csv --listen ... [--workers 0]
@@ -235,6 +235,11 @@ int main(int argc, char** argv) {
     app.add_option("--session-hours", po.session_hours, "how long a sign-in on the web pages lasts")
         ->check(CLI::Range(0.01, 24.0 * 30));
     app.add_flag("--no-prepare", no_prepare, "do not build the gradings' shared programs at start");
+    std::vector<int> only_gpus;
+    app.add_option("--gpus", only_gpus, "the GPUs to grade on, by the numbers of their device files (/dev/nvidiaN), "
+                                        "comma-separated (default: every one), one worker each")
+        ->delimiter(',')
+        ->check(CLI::NonNegativeNumber);
     // For the sandbox's own test (tests/sandbox_test.py): one grading's sandbox, limits and folder exactly
     // as a worker makes them, around the grader on the submission in --labs (or around COMMAND).
     auto* sandbox_cmd = app.add_subcommand("sandbox-run", "")->group("");
@@ -353,7 +358,15 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (!fs::exists(wo.grade)) return usage("no grader at " + wo.grade + " (build it: cmake --build BUILD --target grade)");
-    const std::vector<int> gpus = visible_gpus();
+    std::vector<int> gpus = visible_gpus();
+    if (!only_gpus.empty()) {
+        for (int g : only_gpus)
+            if (std::find(gpus.begin(), gpus.end(), g) == gpus.end())
+                return usage("--gpus " + std::to_string(g) + ": there is no /dev/nvidia" + std::to_string(g) + " here");
+        std::sort(only_gpus.begin(), only_gpus.end());
+        only_gpus.erase(std::unique(only_gpus.begin(), only_gpus.end()), only_gpus.end());
+        gpus = only_gpus;
+    }
     if (gpus.empty() && !allow_no_gpu && cpu_workers > 0)
         return usage("no GPU here (/dev/nvidia*): --allow-no-gpu starts workers that build and audit only");
     fs::create_directories(wo.scratch);

@@ -287,6 +287,12 @@ def refusals(tmp):
                             os.path.join(tmp, "tokens.csv"), "--listen", "0.0.0.0:0", "--allow-no-gpu"],
                            capture_output=True, text=True, timeout=60)
         check(s.returncode == 2 and "refusing plain HTTP" in s.stderr, "the server will not serve plain HTTP off loopback")
+        # --gpus names GPUs by their device files; one that is not there is refused before anything starts.
+        s = subprocess.run([ARGS.server, "--db", os.path.join(tmp, "other.sqlite"), "--tokens",
+                            os.path.join(tmp, "tokens.csv"), "--listen", "127.0.0.1:0", "--grade", ARGS.grade,
+                            "--no-prepare", "--gpus", "977"], capture_output=True, text=True, timeout=60)
+        check(s.returncode == 2 and "--gpus 977: there is no /dev/nvidia977 here" in s.stderr,
+              "the server refuses a GPU that is not there: " + s.stderr.strip()[-200:])
     finally:
         srv.stop()
     logs = srv.logs()
