@@ -3,7 +3,8 @@
 # once, the solutions graded on GPU 0 with only the timed and exact checks (no memory and race check, no
 # Nsight Compute: their figures and where their time went) and the ctest tests of CTEST_ARGS on GPU 1 (the
 # known-wrong variants the change could let through); then, where SERVICE_N is set, that many generated
-# submissions through the grading service on both GPUs (.ci/gpu-service.sh, without the roster).
+# submissions through the grading service on both GPUs (.ci/gpu-service.sh, without the roster; at most
+# SERVICE_LIMIT seconds, default 300).
 #
 #   CTEST_ARGS="-R lab01_wrong_(no_shared_memory|decoy_graded_kernel)" SERVICE_N=4 bash .ci/gpu-two-card-check.sh
 #
@@ -34,7 +35,9 @@ fi
 wait $gpu0
 cat "$L/gpu0.txt"
 if [[ -n ${SERVICE_N:-} ]]; then
-  SKIP_ROSTER=1 N=$SERVICE_N C=${SERVICE_C:-$SERVICE_N} GPUS=${SERVICE_GPUS:-0,1} bash .ci/gpu-service.sh 2>&1 | tee "$L/service.txt"
+  SKIP_ROSTER=1 N=$SERVICE_N C=${SERVICE_C:-$SERVICE_N} GPUS=${SERVICE_GPUS:-0,1} \
+    timeout "${SERVICE_LIMIT:-300}" bash .ci/gpu-service.sh 2>&1 | tee "$L/service.txt"
+  echo "== service (rc ${PIPESTATUS[0]}; 124: cut at SERVICE_LIMIT)"
   cp -r /tmp/service-run/svc-1/server.log /tmp/service-run/svc-1/results "$L/" 2> /dev/null
 fi
 [[ -n ${OUT:-} ]] && tar czf "$OUT/two-card.tgz" -C /tmp two-card
