@@ -746,10 +746,6 @@ std::vector<std::vector<double>> time_across(const std::vector<Contender>& conte
         std::optional<timed_counters::Window> window;
         doing.now("timing across the process boundary: starting the performance monitors' window");
         if (counted_batch || (paced && repetition < 0)) {
-            // A warm-up window's lead is learnt without the wait for the last window's decode: the warm-up's
-            // windows come back to back, and the timed batches that copy their leads would wait for nothing.
-            // (Its counts are dropped, so a warm-up batch known to be sampled tells the student nothing.)
-            if (repetition < 0) timed_counters::settle();
             open_window(window);
             leads[c].push_back(window->lead_ms());
         } else if (paced) {

@@ -351,8 +351,6 @@ void take_back() {}
 
 bool held() { return false; }
 
-void settle() {}
-
 const std::string& unavailable_reason() { return g.reason; }
 
 Window::Window() = default;
@@ -532,10 +530,6 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
     return t;
 }
 }  // namespace
-
-void settle() {
-    if (g.decoded.valid()) g.decoded.wait();
-}
 
 Window::Window() {
     if (!g.ok) return;

@@ -201,12 +201,6 @@ bool available();
 /// @brief Why the counters cannot be read ("" when they can, or when open() was never called).
 const std::string& unavailable_reason();
 
-/// @brief Waits until the last window's samples have left the monitors' buffer (its decode, on the side),
-/// which the next Window otherwise waits for in its lead (lead_ms()). For windows whose lead is not one a
-/// timed batch copies: back to back, as the warm-up's are, each would wait for the last one's decode (about
-/// 10 ms on an H200), and batches that copy that lead would wait as long for nothing.
-void settle();
-
 /// @brief Samples the device from construction to stop(): place it around a batch, outside the timed
 /// interval. Without available(), does nothing and its reading is empty Totals.
 class Window {
