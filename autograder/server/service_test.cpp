@@ -384,3 +384,67 @@ TEST_CASE("while the shared programs do not build, a worker claims nothing: the 
     CHECK(builds == 2);
     CHECK(claimed);
 }
+
+TEST_CASE("a grading names its GPU to CUDA by the UUID the driver gives it, not by its device file's number") {
+    // As the driver writes /proc/driver/nvidia/gpus/<PCI address>/information.
+    const std::string information =
+        "Model: \t\t NVIDIA H200\nIRQ:   \t\t 165\nGPU UUID: \t GPU-da34f456-c85c-f953-dad8-76ec09cec4e5\n"
+        "Video BIOS: \t 96.00.af.00.01\nBus Type: \t PCIe\nBus Location: \t 0000:2a:00.0\nDevice Minor: \t 1\n";
+    CHECK(uuid_from_information(information) == "GPU-da34f456-c85c-f953-dad8-76ec09cec4e5");
+    CHECK(uuid_from_information("Model: \t\t NVIDIA H200\nDevice Minor: \t 1\n").empty());
+    // In the sandbox only /dev/nvidia1 is there: CUDA sees one GPU, numbered 0, so "1" would name none.
+    CHECK(cuda_visible_devices(1, uuid_from_information(information)) == "GPU-da34f456-c85c-f953-dad8-76ec09cec4e5");
+    CHECK(cuda_visible_devices(1, "") == "1");  // no UUID: the number, as before
+    WorkerOptions o;
+    const auto env = grading_env(o, "/tmp/job", -1);
+    CHECK(std::find(env.begin(), env.end(), "CUDA_VISIBLE_DEVICES=") != env.end());  // no GPU: none visible
+}
+
+namespace {
+// A stand-in for grade that writes @p marker when it runs, prints @p output and exits with @p status.
+std::string grade_stub(const fs::path& dir, const std::string& output, int status) {
+    const fs::path script = dir / "grade-stub.sh", marker = dir / "ran";
+    std::ofstream(script) << "#!/bin/sh\ntouch '" << marker.string() << "'\nprintf '%s\\n' '" << output << "'\nexit " << status
+                          << "\n";
+    fs::permissions(script, fs::perms::owner_all);
+    return script.string();
+}
+}  // namespace
+
+TEST_CASE("a grader that finds no usable GPU before any check gives the submission back uncharged; after a check began, "
+          "the attempt counts") {
+    for (const bool checks_began : {false, true}) {
+        CAPTURE(checks_began);
+        TempDb d;
+        SqliteStore store(d.path());
+        const long long id = store.submit("ada", upload({{"sum_reduction.cu", "x"}}), 10).id;
+        WorkerOptions o;
+        o.grade = grade_stub(d.dir, std::string(checks_began ? "checking...\n" : "") +
+                                        "grade: cannot grade on this machine: no CUDA GPU is visible", 77);
+        o.build_dir = (d.dir / "build").string();
+        o.course_dir = (d.dir / "course").string();
+        o.scratch = (d.dir / "scratch").string();
+        fs::create_directories(o.scratch);
+        o.no_gpu = true;
+        o.sandbox = false;
+        Workers workers(store, o, {}, 1);
+        nlohmann::json v;
+        bool done = false;
+        for (int i = 0; i < 100 && !done; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            v = *store.submission(id, std::nullopt);
+            done = fs::exists(d.dir / "ran") && (checks_began ? !v["attempt_log"].empty() : v["state"] == "queued");
+        }
+        CHECK(fs::exists(d.dir / "ran"));
+        const auto stop_began = std::chrono::steady_clock::now();
+        workers.stop();  // a worker that waits after such a grading stops at once
+        CHECK(std::chrono::steady_clock::now() - stop_began < std::chrono::seconds(5));
+        v = *store.submission(id, std::nullopt);
+        if (checks_began) {
+            CHECK(!v["attempt_log"].empty());  // the student's code may have run: an attempt, as any interruption
+        } else {
+            CHECK(v["state"] == "queued");
+            CHECK(v["attempt_log"].empty());  // given back, charged nothing
+        }
+    }
+}

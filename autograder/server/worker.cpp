@@ -57,6 +57,12 @@ void system_view(std::vector<std::string>& a) {
 // Grading's exit codes that are a result (all passed; something failed), not a failure to grade.
 bool is_result(int code) { return code == 0 || code == 1; }
 
+// grade's exit status when it cannot grade here: no usable GPU, or a tool it needs missing
+// (common/device_info.hpp's kExitNoGpu).
+constexpr int kGradeCannotGrade = 77;
+// How long a worker whose gradings found no usable GPU waits before it claims again.
+constexpr int kCannotGradePauseS = 60;
+
 bool write_file(const fs::path& p, const std::string& v) {
     std::ofstream f(p);
     f << v << std::flush;
@@ -315,6 +321,14 @@ fs::path driver_gpu_dir(int minor, std::string* information = nullptr) {
 }
 }  // namespace
 
+std::string uuid_from_information(const std::string& information) {
+    const std::regex uuid(R"(GPU UUID:\s*(GPU-[0-9A-Fa-f-]+))");
+    std::smatch m;
+    return std::regex_search(information, m, uuid) ? std::string(m[1]) : std::string();
+}
+
+std::string cuda_visible_devices(int minor, const std::string& uuid) { return uuid.empty() ? std::to_string(minor) : uuid; }
+
 std::string gpu_model(int minor) {
     std::string info;
     const std::regex model(R"(Model:\s*(.*\S))");
@@ -339,7 +353,10 @@ Workers::~Workers() { stop(); }
 void Workers::notify() { cv_.notify_one(); }
 
 void Workers::stop() {
-    stopping_ = true;
+    {
+        std::lock_guard<std::mutex> lock(m_);  // a worker about to wait sees it, or is woken
+        stopping_ = true;
+    }
     cv_.notify_all();
     for (auto& t : threads_)
         if (t.joinable()) t.join();
@@ -392,7 +409,9 @@ std::vector<std::string> grading_env(const WorkerOptions& o, const std::string& 
     const fs::path seen = o.sandbox ? fs::path(kSandboxJobDir) : fs::path(job_dir);
     std::vector<std::string> env = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + (seen / "home").string(),
                                     "LANG=C.UTF-8", "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
-    env.push_back(gpu >= 0 ? "CUDA_VISIBLE_DEVICES=" + std::to_string(gpu) : "CUDA_VISIBLE_DEVICES=");
+    std::string information;
+    if (gpu >= 0) driver_gpu_dir(gpu, &information);
+    env.push_back("CUDA_VISIBLE_DEVICES=" + (gpu >= 0 ? cuda_visible_devices(gpu, uuid_from_information(information)) : ""));
     if (!o.sandbox) env.push_back("TMPDIR=" + (seen / "home").string());
     return env;
 }
@@ -627,6 +646,17 @@ void Workers::grade(const Job& job, const std::string& name, int gpu, const Work
     } else if (end.timed_out) {
         store_.interrupted(job.id, job.claim, "the grading took longer than " + std::to_string(static_cast<int>(o.timeout_s)) + " s",
                            o.max_attempts);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kGradeCannotGrade && !grading) {
+        // grade found no usable GPU (or a tool it needs) before any check began, so before any of the
+        // student's code ran: the machine's doing, not the submission's. It goes back to the queue, charged
+        // nothing, and this worker claims nothing for a while (another may take it meanwhile).
+        std::cerr << "course-server: WARNING: " << name << " cannot grade here (grade exited 77 before any check): "
+                  << output.substr(0, 600) << "\ncourse-server: submission " << job.id
+                  << " goes back to the queue, uncharged; " << name << " claims nothing for " << kCannotGradePauseS
+                  << " s\n";
+        store_.release(job.id, job.claim);
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait_for(lock, std::chrono::seconds(kCannotGradePauseS), [this] { return stopping_.load(); });
     } else if (WIFEXITED(status) && is_result(WEXITSTATUS(status))) {
         // Only grade can have written these: it writes them last, after every process that ran the
         // student's code has ended (a launch host cannot fork, exec or leave its process group, and its

@@ -103,7 +103,19 @@ std::vector<std::string> grader_command(const WorkerOptions& o, const std::strin
 /// The GPU lock of the GPU at /dev/nvidia<@p minor>: the file every grade process using that GPU takes
 /// (locks.hpp, gpu_lock_for_bus_id), found from the PCI address the driver gives the minor number.
 std::string worker_gpu_lock(int minor);
+/// The environment of a grading on the GPU at /dev/nvidia<@p gpu> (-1: none). The GPU is named to CUDA by
+/// its UUID where the driver gives one (cuda_visible_devices()).
 std::vector<std::string> grading_env(const WorkerOptions& o, const std::string& job_dir, int gpu);
+
+/// @brief The UUID ("GPU-...") in the driver's information file of a GPU
+/// (/proc/driver/nvidia/gpus/<PCI address>/information), or "" when it names none.
+std::string uuid_from_information(const std::string& information);
+
+/// @brief CUDA_VISIBLE_DEVICES for a grading on the GPU at /dev/nvidia<@p minor> whose UUID is @p uuid:
+/// the UUID, which names that GPU however CUDA numbers the GPUs it sees (in the sandbox only that GPU's
+/// device file is there, so CUDA sees one GPU, numbered 0, whatever its minor number: the minor number
+/// would name no GPU there but /dev/nvidia0's). Without a UUID, the minor number.
+std::string cuda_visible_devices(int minor, const std::string& uuid);
 
 /// @brief A report file the grader wrote in @p job_dir's out/ (results.json, report.html), read without
 /// following a link; empty when it is not a regular file.
