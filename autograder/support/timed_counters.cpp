@@ -421,6 +421,12 @@ void take_ready(int i) {
 // Window()), with @p lead_ms and @p trail_ms, the host time its start and its stop took.
 // The host's CLOCK_REALTIME (ns) when each image's window started, for COURSE_TIMED_COUNTERS_SAMPLES.
 long long start_realtime[kImages] = {}, batch_realtime[kImages] = {}, stop_realtime[kImages] = {};
+// Whether each window prints where its time goes (COURSE_TIMED_COUNTERS_STEPS), for tuning.
+bool print_steps() {
+    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
+    return steps;
+}
+
 long long realtime_ns() {
     timespec now{};
     ::clock_gettime(CLOCK_REALTIME, &now);
@@ -429,7 +435,7 @@ long long realtime_ns() {
 
 Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std::promise<void>>& decoded) {
     const long long realtime_at_start = start_realtime[i];
-    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
+    const bool steps = print_steps();
     // COURSE_TIMED_COUNTERS_SAMPLES=1 prints every sample of every window (its GPU time span from the first
     // sample's start, and what it counted), for finding where a window's counts come from.
     static const bool dump = std::getenv("COURSE_TIMED_COUNTERS_SAMPLES") != nullptr;
@@ -561,8 +567,7 @@ Window::Window() {
     start.pPmSamplingObject = g.sampler;
     if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
         throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
-    static const bool steps = std::getenv("COURSE_TIMED_COUNTERS_STEPS") != nullptr;
-    if (steps)  // where a window's lead goes, for tuning (.ci/gpu-counters-probe.sh sets it)
+    if (print_steps())  // where a window's lead goes, for tuning (.ci/gpu-counters-probe.sh sets it)
         std::fprintf(stderr, "timed counters: lead: last decode %.2f ms, image %.2f ms, cuptiPmSamplingStart %.2f ms\n",
                      t_decoded - t0, t_ready - t_decoded, now_ms() - t_ready);
     running_ = true;
