@@ -65,7 +65,7 @@ done
 echo "== Lab 06's detector, answers:"
 for f in "$L"/*.lab06.log; do
   echo "$(basename "$f" .lab06.log): $(grep -hoE "stride [0-9]+ \([0-9]+-way\): answered [0-9]+" "$f" |
-    awk '{w=$3; gsub(/[(-way):]/, "", w); if (w != $5) bad++} END {print NR " answers, " bad+0 " wrong"}')"
+    awk '{w=$3; gsub(/[^0-9]/, "", w); if (w != $5) bad++} END {print NR " answers, " bad+0 " wrong"}')"
 done
 [[ -n ${OUT:-} ]] && tar czf "$OUT/beside-other-card.tgz" -C /tmp beside-other-card
 true

@@ -19,6 +19,8 @@ trap 'kill $(jobs -p) 2> /dev/null' EXIT
 BUILD=${BUILD:-build-gpu}
 N=${N:-30} C=${C:-6} SEED=${SEED:-20261122} PORT=${PORT:-18080}
 W=/tmp/service-run
+# bubblewrap unpacked from .debs by the build (.ci/debs-prefix.sh), where the machine has none of its own.
+[[ -x $BUILD-deps/usr/bin/bwrap ]] && export PATH=$PATH:$PWD/$BUILD-deps/usr/bin
 [[ -x $BUILD/course-server ]] || { echo "no $BUILD/course-server: build it first (it needs cpp-httplib and SQLite)"; exit 1; }
 rm -rf "$W" && mkdir -p "$W/tok"
 python3 .ci/make-roster.py . "$W/roster" "$N" > /dev/null

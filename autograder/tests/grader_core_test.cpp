@@ -747,6 +747,96 @@ TEST_CASE("a measured pass holds the GPU lock shared, alone only around what it 
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("no GPU of the machine times while a profiler runs on another, and neither waits for the other forever") {
+    char dir_template[] = "/tmp/gpu-profiler-test-XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string dir = dir_template, gpu0 = dir + "/gpu0.lock", gpu1 = dir + "/gpu1.lock",
+                      profiler = dir + "/profiler.lock";
+    const auto profiler_free = [&] { return FileLock::take(profiler, false).held(); };
+    {
+        // Timing on both GPUs at once: the profiler lock is held shared, by both, only while alone.
+        GpuShare a(gpu0, nullptr, profiler), b(gpu1, nullptr, profiler);
+        CHECK(profiler_free());  // shared phases hold nothing of it
+        a.alone();
+        b.alone();
+        CHECK_FALSE(profiler_free());
+        a.share();
+        CHECK_FALSE(profiler_free());  // b still times
+        b.share();
+        CHECK(profiler_free());
+    }
+    {
+        // GPU 1 times; a profiler run on GPU 0 (its GPU's lock held alone, as the runner holds it) waits at
+        // the gate until the timing ends; a timing asked for on GPU 1 meanwhile waits behind the profiler.
+        std::vector<std::string> order;
+        std::mutex m;
+        const auto note = [&](const std::string& what) {
+            std::lock_guard<std::mutex> g(m);
+            order.push_back(what);
+        };
+        auto timing = std::make_unique<GpuShare>(gpu1, nullptr, profiler);
+        timing->alone();
+        std::thread profile([&] {
+            const FileLock own_gpu = take_gpu(gpu0, GpuUse::Measured);
+            const FileLock one_profiler = take_gpu(profiler, GpuUse::Measured);
+            note("profiling");
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            note("profiled");
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        {
+            std::lock_guard<std::mutex> g(m);
+            CHECK(order.empty());  // the profiler waits for the timing on the other GPU
+        }
+        timing->share();  // GPU 1's timing ends; its next one asks at once
+        std::thread again([&] {
+            timing->alone();
+            note("timing again");
+        });
+        profile.join();
+        again.join();
+        CHECK(order == std::vector<std::string>{"profiling", "profiled", "timing again"});
+        timing->share();
+    }
+    {
+        // Both GPUs switch between sharing and timing many times while profiler runs (each holding its own
+        // GPU alone first) come and go: everything ends, and no profiler ever runs beside a timing.
+        std::atomic<int> timing_now{0}, profiling_now{0}, overlaps{0}, done{0};
+        const auto program = [&](const std::string& gpu) {
+            GpuShare share(gpu, nullptr, profiler);
+            for (int i = 0; i < 15; ++i) {
+                share.alone();
+                ++timing_now;
+                if (profiling_now > 0) ++overlaps;
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                --timing_now;
+                share.share();
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            ++done;
+        };
+        const auto profiler_runs = [&](const std::string& gpu) {
+            for (int i = 0; i < 5; ++i) {
+                const FileLock own_gpu = take_gpu(gpu, GpuUse::Measured);
+                const FileLock one_profiler = take_gpu(profiler, GpuUse::Measured);
+                ++profiling_now;
+                if (timing_now > 0) ++overlaps;
+                std::this_thread::sleep_for(std::chrono::milliseconds(3));
+                --profiling_now;
+            }
+            ++done;
+        };
+        std::thread t0(program, gpu0), t1(program, gpu1), p0(profiler_runs, gpu0), p1(profiler_runs, gpu1);
+        t0.join();
+        t1.join();
+        p0.join();
+        p1.join();
+        CHECK(done == 4);
+        CHECK(overlaps == 0);
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the seconds a measured pass had the GPU alone: from its own last record, with the run's key") {
     std::vector<json> lines = keyed({start("fast"), end_pass("fast")}, "k");
     CHECK_FALSE(alone_seconds_of(lines, "k").has_value());  // not handed the lock: says nothing
