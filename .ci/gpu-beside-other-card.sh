@@ -12,6 +12,7 @@
 #   bash .ci/gpu-beside-other-card.sh        (after STAGES=build bash .ci/gpu-validate.sh; logs in
 #                                            $OUT/beside-other-card.tgz when $OUT is set)
 #   LABS="06" ROUNDS=3 ...                   (the labs graded on GPU 0)
+#   KINDS="ncu" ...                          (only beside Nsight Compute)
 #
 # Why: on two H200s, Lab 06's reference detector named a 2-way mystery stride 4-way while Nsight Compute
 # ran on the other card; alone, on the same kind of card, it names every one.
@@ -28,10 +29,12 @@ labs=()
 for l in ${LABS:-01 02 03 04 05 06}; do labs+=(--lab "$l"); done
 # One grading on GPU 0 into $L/$1.log, with its own copy of the build's grading folder.
 measure() {
+  SECONDS=0
   CUDA_VISIBLE_DEVICES=0 "$BUILD/grade" --tree solution --no-build --sanitizer off --profile off --seed "$SEED" \
     "${labs[@]}" > "$L/$1.log" 2>&1
+  local rc=$? wall=$SECONDS
   cp "$BUILD"/grading/lab06_solution.log "$L/$1.lab06.log" 2> /dev/null
-  echo "$1: rc $?"
+  echo "$1: rc $rc, ${wall}s wall"
 }
 # Work on GPU 1 until stopped: $1 is "ncu" or "measured".
 load() {
@@ -45,7 +48,7 @@ load() {
   done
 }
 for r in $(seq 1 "$ROUNDS"); do measure "alone-$r"; done
-for kind in ncu measured; do
+for kind in ${KINDS:-ncu measured}; do
   load "$kind" &
   loader=$!
   sleep 20  # the load under way

@@ -53,8 +53,20 @@ const char* const kOptionalMetrics[] = {
 };
 constexpr std::size_t kOptionalCount = sizeof(kOptionalMetrics) / sizeof(kOptionalMetrics[0]);
 static_assert(kOptionalCount == sizeof(Totals::optional) / sizeof(Totals::optional[0]), "one field a metric");
-constexpr std::uint64_t kIntervalNs = 100'000;  // a sample every 0.1 ms
-constexpr std::uint64_t kLeadSamples = 5;        // sample intervals a window waits before its batch starts
+// A sample every 0.1 ms, or COURSE_TIMED_COUNTERS_INTERVAL_US microseconds (50 to 2000; for measuring what the
+// interval costs: a window's decode, which the next window waits for, takes about 0.1 ms a sample on an H200,
+// and a batch of 10 ms is some 100 samples at 0.1 ms). The rules judge a window's totals, which do not depend
+// on how finely they were sampled.
+std::uint64_t interval_ns() {
+    static const std::uint64_t ns = [] {
+        const char* v = std::getenv("COURSE_TIMED_COUNTERS_INTERVAL_US");
+        const long us = v ? std::strtol(v, nullptr, 10) : 100;
+        return static_cast<std::uint64_t>(std::clamp(us, 50L, 2000L)) * 1000;
+    }();
+    return ns;
+}
+// What a window waits before its batch starts: two sample intervals, and at least 0.5 ms (see Window()).
+std::uint64_t lead_ns() { return std::max<std::uint64_t>(2 * interval_ns(), 500'000); }
 // 0.1 s of samples a window (a longer one is judged on its start): a timed batch takes 10 to 25 ms for the
 // references. A window whose image is not ready yet (initialised on the side: some 50 to 150 ms on an H100
 // for 4096 samples) waits for it in its lead, which every other batch of the student's then copies: with
@@ -262,7 +274,7 @@ bool take() {
     set.configSize = g.config.size();
     set.pConfig = g.config.data();
     set.hardwareBufferSize = std::size_t(128) << 20;
-    set.samplingInterval = kIntervalNs;
+    set.samplingInterval = interval_ns();
     set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
     if (!step("cuptiPmSamplingSetConfig", [&] { return cuptiPmSamplingSetConfig(&set); }, g.reason)) return false;
@@ -575,7 +587,7 @@ Window::Window() {
     // A window's first sample holds what the counters counted before it started too (the check program's
     // own work on the inputs, right before the batch: measured on an H100, all of it lands there). So the
     // batch starts only after that sample has ended, and the decode leaves the first sample out.
-    std::this_thread::sleep_for(std::chrono::nanoseconds(kLeadSamples * kIntervalNs));
+    std::this_thread::sleep_for(std::chrono::nanoseconds(lead_ns()));
     start_ms_ = now_ms() - t0;
     batch_realtime[image_] = realtime_ns();
 }
