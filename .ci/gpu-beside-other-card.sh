@@ -51,7 +51,15 @@ for r in $(seq 1 "$ROUNDS"); do measure "alone-$r"; done
 for kind in ${KINDS:-ncu measured}; do
   load "$kind" &
   loader=$!
-  sleep 20  # the load under way
+  # The load under way: for "ncu", until its grading is in Nsight Compute (a grading builds and checks every
+  # lab before it profiles any, about 90 s on an H200; a measurement started earlier ran beside builds and
+  # measured checks, not beside Nsight Compute), then about 130 s of profiling follow.
+  if [[ $kind == ncu ]]; then
+    for _ in $(seq 1 300); do grep -q "Nsight Compute)\.\.\." "$L/load-ncu.log" 2> /dev/null && break; sleep 1; done
+    echo "the load is in Nsight Compute: $(grep -c "Nsight Compute)\.\.\." "$L/load-ncu.log") lab(s) begun"
+  else
+    sleep 20
+  fi
   for r in $(seq 1 "$ROUNDS"); do measure "beside-$kind-$r"; done
   kill "$loader" 2> /dev/null
   pkill -f -- "--results $L/load.json" 2> /dev/null

@@ -25,6 +25,11 @@ inline std::string gpu_lock_for_bus_id(const std::string& bus_id) {
     return name;
 }
 
+/// The file every grade process of this machine locks while Nsight Compute profiles, whatever GPU it
+/// profiles: measured on a host of four H100s, two Nsight Compute runs at once on different GPUs misread the
+/// counters (the grader's probe read no replays at all). The grading service binds it into each sandbox.
+inline constexpr const char* kNsightComputeLock = "/tmp/course-grader-nsight-compute.lock";
+
 /// The GPU lock's file when none is given: the lock of this process's CUDA device 0 (gpu_lock_for_bus_id),
 /// or, where no GPU can be asked, one a set of visible GPUs (CUDA_VISIBLE_DEVICES) in /tmp.
 std::string default_gpu_lock();

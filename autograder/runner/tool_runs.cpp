@@ -178,9 +178,7 @@ double run_profiles(const GradingOptions& o, const std::vector<LabJob>& jobs, st
             const std::string key = channel_key();
             if (!files_changed(j.grader_files).empty()) break;  // not run (fail_changed_graders says why)
             {
-                // Through the gate: the check programs timing on the machine's other GPUs hold the lock
-                // shared, and new ones wait behind this run.
-                const FileLock one_profiler = take_gpu(kNsightComputeLock, GpuUse::Measured);
+                const FileLock one_profiler = FileLock::take(kNsightComputeLock, true);
                 run.outcome = run_with_timeout(ncu_command(*o.ncu, run.log_path, wr.program), o.profile_timeout_s,
                                                wr.output_path, run.seconds, wr.scratch.string(), &run.records, key,
                                                secret_input(o, seed));

@@ -295,12 +295,9 @@ std::vector<std::string> sandbox_args(const WorkerOptions& o, const std::string&
             ::close(::open(f.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
             a.insert(a.end(), {"--bind", f, f});
         }
-        // And the machine's profiler lock and its gate: one Nsight Compute run at a time, whatever the GPU,
-        // and none while any GPU times (gpu_lock.hpp).
-        for (const std::string& f : {std::string(grading::kNsightComputeLock), grading::gpu_lock_gate(grading::kNsightComputeLock)}) {
-            ::close(::open(f.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666));
-            a.insert(a.end(), {"--bind", f, f});
-        }
+        // And the machine's Nsight Compute lock: one profiler at a time, whatever the GPU (locks.hpp).
+        ::close(::open(grading::kNsightComputeLock, O_CREAT | O_RDWR | O_CLOEXEC, 0666));
+        a.insert(a.end(), {"--bind", grading::kNsightComputeLock, grading::kNsightComputeLock});
     }
     a.push_back("--");
     return a;

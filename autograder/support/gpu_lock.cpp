@@ -50,8 +50,8 @@ FileLock take_gpu(const std::string& lock, GpuUse use) {
     return FileLock::take(lock, true, use == GpuUse::Shared);
 }
 
-GpuShare::GpuShare(std::string lock, std::function<void()> before_wait, std::string profiler_lock)
-    : lock_(std::move(lock)), before_wait_(std::move(before_wait)), profiler_lock_(std::move(profiler_lock)) {
+GpuShare::GpuShare(std::string lock, std::function<void()> before_wait)
+    : lock_(std::move(lock)), before_wait_(std::move(before_wait)) {
     take(GpuUse::Shared, false);
 }
 
@@ -67,19 +67,10 @@ void GpuShare::take(GpuUse use, bool stop_first) {
     // The processes running the student's code are dealt with while the lock is still held: another program
     // given the GPU alone must find nothing of theirs on it.
     if (stop_first && before_wait_) before_wait_();
-    // Both given back before waiting: another program may be waiting for either, holding its gate.
-    profiler_ = FileLock{};
-    held_ = FileLock{};
+    held_ = FileLock{};  // given back before waiting: another program may be waiting for it, holding the gate
     held_ = take_gpu(lock_, use);
     if (!held_.held()) throw std::runtime_error("cannot take the GPU lock " + lock_ + ": " + std::strerror(errno));
     alone_ = use == GpuUse::Measured;
-    // The profiler lock after the GPU's, never before: a profiler run holds its GPU's lock while it waits for
-    // the profiler lock, so a program that held the profiler lock while waiting for a GPU could wait forever.
-    if (alone_ && !profiler_lock_.empty()) {
-        profiler_ = take_gpu(profiler_lock_, GpuUse::Shared);
-        if (!profiler_.held())
-            throw std::runtime_error("cannot take the profiler lock " + profiler_lock_ + ": " + std::strerror(errno));
-    }
 }
 
 }  // namespace grading

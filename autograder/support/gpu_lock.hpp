@@ -54,15 +54,6 @@ enum class GpuUse {
 /// keeps coming never keeps a measurement waiting.
 inline std::string gpu_lock_gate(const std::string& lock) { return lock + ".gate"; }
 
-/// @brief The machine's profiler lock: every grade process of this machine takes it exclusive (through its
-/// gate, take_gpu) while Nsight Compute profiles, whatever GPU it profiles, and every check program takes it
-/// shared while it has its GPU alone (GpuShare). Measured on a host of four H100s, two Nsight Compute runs at
-/// once on different GPUs misread the counters (the grader's probe read no replays at all); on a host of two
-/// H200s, Nsight Compute on one card moved the other card's timed ratios (Lab 05's 5x5 against copy 0.84x
-/// beside it, 1.01x with the card idle, in one call; 0.88x against 1.04x in another). The grading service
-/// binds it and its gate into each sandbox.
-inline constexpr const char* kNsightComputeLock = "/tmp/course-grader-nsight-compute.lock";
-
 /// @brief Takes GPU lock @p lock for @p use, waiting as long as it takes: exclusive for GpuUse::Measured, shared
 /// for GpuUse::Shared, through the gate (gpu_lock_gate; where the gate cannot be opened, the lock alone).
 FileLock take_gpu(const std::string& lock, GpuUse use);
@@ -78,11 +69,8 @@ FileLock take_gpu(const std::string& lock, GpuUse use);
 class GpuShare {
 public:
     /// @brief Takes GPU lock @p lock shared (through the gate); @p before_wait runs before each later wait.
-    /// While alone, the machine's profiler lock @p profiler_lock ("" for none; kNsightComputeLock in a
-    /// grading) is held shared too, taken after the GPU: no profiler runs on any GPU of the machine while this
-    /// one times (a taker of the profiler lock never waits for a GPU lock while it holds the profiler lock, so
-    /// the two cannot wait for each other). Throws std::runtime_error where a lock's file cannot be opened.
-    GpuShare(std::string lock, std::function<void()> before_wait, std::string profiler_lock = "");
+    /// Throws std::runtime_error where the lock's file cannot be opened.
+    GpuShare(std::string lock, std::function<void()> before_wait);
     /// @brief Takes the GPU alone (held shared before).
     void alone();
     /// @brief Gives the GPU back to sharing (held alone before).
@@ -96,9 +84,7 @@ private:
 
     std::string lock_;
     std::function<void()> before_wait_;
-    std::string profiler_lock_;
     FileLock held_;
-    FileLock profiler_;  // the profiler lock, shared, while alone
     bool alone_ = false;
 };
 

@@ -529,13 +529,10 @@ int main(int argc, char** argv) {
         // grading's baseline or peer. The peers' process, the course's own, is only stopped.
         try {
             waiting_for_gpu([&] {
-                g.gpu = std::make_unique<GpuShare>(
-                    gpu_lock,
-                    [] {
-                        isolation::restart(isolation::Host::Student);
-                        isolation::stop_hosts();
-                    },
-                    kNsightComputeLock);
+                g.gpu = std::make_unique<GpuShare>(gpu_lock, [] {
+                    isolation::restart(isolation::Host::Student);
+                    isolation::stop_hosts();
+                });
             });
         } catch (const std::exception& e) {
             std::cerr << "cannot grade: " << e.what() << std::endl;
