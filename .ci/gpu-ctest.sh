@@ -9,6 +9,7 @@
 #
 #   LIMIT=540 CTEST_ARGS="-R lab0[1-3]_" bash .ci/gpu-ctest.sh
 #   LIMIT=500 PRIORITY='gpu_lab0[1-6]_|attack11' bash .ci/gpu-ctest.sh
+#   PRIORITY='gpu_lab07_' THEN='lab07_' bash .ci/gpu-ctest.sh    (then only THEN's tests, not the rest)
 #
 # LIMIT (default 540) seconds from the start: no test runs past it (ctest --stop-time; a test cut there
 # reads "Timeout" in ctest's words, and is listed apart). CTEST_ARGS narrows the list. PRIORITY (a
@@ -54,7 +55,7 @@ round() {
 : > "$L/ctest.log"
 if [[ -n ${PRIORITY:-} ]]; then
   round ${CTEST_ARGS:-} -R "$PRIORITY"
-  round ${CTEST_ARGS:-} -E "$PRIORITY"
+  if [[ -n ${THEN:-} ]]; then round -R "$THEN" -E "$PRIORITY"; else round ${CTEST_ARGS:-} -E "$PRIORITY"; fi
 else
   round ${CTEST_ARGS:-}
 fi
