@@ -589,7 +589,7 @@ int main(int argc, char** argv) {
         // Where the lab's code runs in a process of its own, only that process's launches are judged (and the
         // probe above, which shows the counters read true): this program's own launches, its inputs, its
         // references and its verification, were profiled for nothing, each with every replay, and they were
-        // most of the work (Lab 07 on an H200: 133 of 157 profiled launches). Profiling stops here, in this
+        // most of the work (Lab 07 on an H200: 132 of 157 profiled launches). Profiling stops here, in this
         // program's context only (cudaProfilerStop acts on the calling context); the student's process is
         // profiled from its start, as before.
         if (isolation::enabled()) CUDA_CHECK(cudaProfilerStop());
