@@ -23,10 +23,8 @@ SEED=${SEED:-20261128}
 ROUNDS=${ROUNDS:-2}
 L=/tmp/beside-other-card
 rm -rf "$L" && mkdir -p "$L"
-[[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
+source .ci/solutions-grading.sh
 [[ $(nvidia-smi -L | wc -l) -ge 2 ]] || { echo "needs two GPUs"; exit 1; }
-labs=()
-for l in ${LABS:-01 02 03 04 05 06}; do labs+=(--lab "$l"); done
 # One grading on GPU 0 into $L/$1.log, with its own copy of the build's grading folder.
 measure() {
   SECONDS=0

@@ -13,9 +13,7 @@ BUILD=${BUILD:-build-gpu}
 SEED=${SEED:-20261128}
 L=/tmp/counters-interval
 rm -rf "$L" && mkdir -p "$L"
-[[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
-labs=()
-for l in ${LABS:-01 02 03 04 05 06}; do labs+=(--lab "$l"); done
+source .ci/solutions-grading.sh
 for us in ${INTERVALS:-100 250 500}; do
   COURSE_TIMED_COUNTERS_INTERVAL_US=$us "$BUILD/grade" --tree solution --no-build --sanitizer off --profile off \
     --seed "$SEED" "${labs[@]}" > "$L/$us.log" 2>&1
@@ -27,11 +25,9 @@ for us in ${INTERVALS:-100 250 500}; do
   printf '%-8s' "${us}us"
   grep -E "^0[1-9] .*(pass|FAIL)" "$f" | grep -oE "[0-9.]+x" | tr '\n' ' '
   echo " | $(grep -cE "^0[1-9] .*FAIL" "$f") failed"
-  awk '/^lab +build/ {p = 1} p {print "    " $0} /^all / {p = 0}' "$f"
+  time_table "$f"
   for g in "$L/$us".lab0*_solution.log; do
-    echo "    $(basename "$g" _solution.log | cut -d. -f2): $(grep -h "timed across the boundary" "$g" |
-      awk '{b+=$5; s+=$8; for (i=1;i<=NF;i++) {if ($i=="clock") {gsub(/,/,"",$(i+1)); l+=$(i+1)} if ($i=="timed") {gsub(/,/,"",$(i+1)); t+=$(i+1)} if ($i=="it") {gsub(/,/,"",$(i+1)); a+=$(i+1)}}}
-        END {printf "%d batches in %.1f s: before the clock %.1f, timed %.1f, after it %.1f", b, s, l, t, a}')"
+    echo "    $(basename "$g" _solution.log | cut -d. -f2): $(boundary_sums "$g")"
   done
 done
 [[ -n ${OUT:-} ]] && tar czf "$OUT/counters-interval.tgz" -C /tmp counters-interval

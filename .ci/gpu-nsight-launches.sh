@@ -12,13 +12,11 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-gpu}
 L=/tmp/nsight-launches
 rm -rf "$L" && mkdir -p "$L"
-[[ -x $BUILD/grade ]] || { echo "no $BUILD/grade: build first (STAGES=build bash .ci/gpu-validate.sh)"; exit 1; }
-labs=()
-for l in ${LABS:-01 02 03 04 05 06}; do labs+=(--lab "$l"); done
+source .ci/solutions-grading.sh
 SECONDS=0
 "$BUILD/grade" --tree solution --no-build --sanitizer off --profile require "${labs[@]}" > "$L/grade.log" 2>&1
 echo "== solutions with Nsight Compute: rc $?, ${SECONDS}s wall"
-awk '/^lab +build/ {p = 1} p {print "    " $0} /^all / {p = 0}' "$L/grade.log"
+time_table "$L/grade.log"
 grep -E "^0[1-9] .*Nsight Compute\)" "$L/grade.log"
 cp "$BUILD"/grading/lab0*_solution.ncu.log "$L/" 2> /dev/null
 python3 - "$L" <<'PY'
