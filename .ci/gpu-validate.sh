@@ -11,8 +11,9 @@
 # calls of a time-limited machine: build (configure and build), test (ctest), grade (solutions and
 # starters graded, six labs timed with the memory and race check, the solutions graded again with an
 # instructor's secret, the wrong-architecture exit), stability (the solutions graded 10 times: identical
-# verdicts), bench (build/bench/bench: the references against the naive baselines and the peers, CSV and
-# SVG in $LOGS), roster (.ci/gpu-roster.sh: 30 generated
+# verdicts; STABLE_ARGS, e.g. "--lab 07 --sanitizer off --profile off", narrows or lightens them), bench
+# (build/bench/bench: the references against the naive baselines and the peers, CSV and SVG in $LOGS;
+# BENCH_ARGS, e.g. "--lab 07 --lab 08", narrows it), roster (.ci/gpu-roster.sh: 30 generated
 # submissions, some also graded alone). A stage after build reuses $BUILD.
 #
 # A GPU machine without the course's Debian packages: put their .deb files in .debs/ (apt-get download
@@ -96,7 +97,7 @@ if has stability; then
 # The same submissions, ten (STABLE_N) fresh seeds: every check's verdict must be the same each time.
 SECONDS=0
 for i in $(seq 1 "${STABLE_N:-10}"); do
-  "$BUILD/grade" --tree solution --no-build --results "$LOGS/stable-$i.json" > "$LOGS/stable-$i.log" 2>&1
+  "$BUILD/grade" --tree solution --no-build ${STABLE_ARGS:-} --results "$LOGS/stable-$i.json" > "$LOGS/stable-$i.log" 2>&1
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(' '.join(t['status'][0] for t in r['tests']), r['score'])" \
     "$LOGS/stable-$i.json"
 done | tee "$LOGS/stable.txt" | sort | uniq -c
@@ -106,7 +107,7 @@ fi
 
 if has bench; then
 SECONDS=0
-timeout 300 "$BUILD/bench/bench" --rounds 15 --csv "$LOGS/bench.csv" --svg "$LOGS/bench.svg" > "$LOGS/bench.txt" 2>&1
+timeout 300 "$BUILD/bench/bench" ${BENCH_ARGS:-} --rounds 15 --csv "$LOGS/bench.csv" --svg "$LOGS/bench.svg" > "$LOGS/bench.txt" 2>&1
 bench_rc=$?
 echo "== bench (rc $bench_rc, ${SECONDS}s):"; sed -n '/^Copy roofline/,$p' "$LOGS/bench.txt"
 fi

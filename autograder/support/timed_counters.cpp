@@ -17,6 +17,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -65,6 +66,18 @@ std::uint64_t interval_ns() {
     }();
     return ns;
 }
+// The monitors' buffer, which holds one window's samples until they are decoded: 512 MiB, or
+// COURSE_TIMED_COUNTERS_BUFFER_MB (16 to 2048; for finding what a long window needs). A sample of kMetrics
+// takes some 23 to 33 KiB of it: measured on an H200 (.ci/gpu-counters-long.sh), windows of 8 calls of one
+// global atomic an element (some 5,600 samples at 0.1 ms) overflowed 128 MiB, after which no window could
+// start again (cuptiPmSamplingStart: CUPTI_ERROR_UNKNOWN), and a grading that timed only an honest slow
+// kernel read as counters taken by something else; 512 MiB held windows of up to 15,928 samples (1.6 s).
+// A kernel that passes a speed check takes far less a window: its calls are within a few times the peer's.
+std::size_t buffer_bytes() {
+    const char* v = std::getenv("COURSE_TIMED_COUNTERS_BUFFER_MB");
+    const long mb = v ? std::strtol(v, nullptr, 10) : 512;
+    return static_cast<std::size_t>(std::clamp(mb, 16L, 2048L)) << 20;
+}
 // What a window waits before its batch starts: two sample intervals, and at least 0.5 ms (see Window()).
 std::uint64_t lead_ns() { return std::max<std::uint64_t>(2 * interval_ns(), 500'000); }
 // 0.1 s of samples a window (a longer one is judged on its start): a timed batch takes 10 to 25 ms for the
@@ -106,7 +119,18 @@ struct State {
     std::mutex evaluating;            // one evaluation at a time on the host object
     std::string taken_back;           // why the sampler could not be taken back ("" when it could)
     bool may_take = false;            // given back, and may be taken again (take_back())
+    // What the decodes of the windows so far found, said with a window that then cannot start: the
+    // monitors' buffer overflowed (a window longer than it holds), and the most samples one window held.
+    std::atomic<bool> overflowed{false};
+    std::atomic<std::size_t> most_samples{0};
 } g;
+
+// What the decodes so far found, for the message of a window that cannot start.
+std::string decodes_so_far() {
+    return "; the longest window decoded so far held " + std::to_string(g.most_samples.load()) + " samples" +
+           (g.overflowed ? ", and the monitors' buffer overflowed in one" : "") +
+           "; a window of calls taking seconds also overflows it";
+}
 
 std::string result_text(CUptiResult r) {
     const char* s = nullptr;
@@ -273,7 +297,7 @@ bool take() {
     set.pPmSamplingObject = g.sampler;
     set.configSize = g.config.size();
     set.pConfig = g.config.data();
-    set.hardwareBufferSize = std::size_t(128) << 20;
+    set.hardwareBufferSize = buffer_bytes();
     set.samplingInterval = interval_ns();
     set.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
@@ -479,6 +503,11 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
         info.counterDataImageSize = data.size();
         if (!ok || !step("cuptiPmSamplingGetCounterDataInfo", [&] { return cuptiPmSamplingGetCounterDataInfo(&info); }, why))
             throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
+        if (decode.overflow) g.overflowed = true;
+        if (steps)
+            std::fprintf(stderr, "timed counters: decode %d: %zu samples, stop reason %d, overflow %d\n", chunk,
+                         static_cast<std::size_t>(info.numCompletedSamples), static_cast<int>(decode.decodeStopReason),
+                         static_cast<int>(decode.overflow));
         const bool full = info.numCompletedSamples >= kMaxSamples && chunk + 1 < kMaxChunks;
         if (!full) decoded->set_value();  // the monitors' buffer is free for the next window
         const std::lock_guard<std::mutex> one_at_a_time(g.evaluating);
@@ -530,7 +559,10 @@ Totals decode(int i, double lead_ms, double trail_ms, const std::shared_ptr<std:
             for (std::size_t m = g.probes_from; m < values.size(); ++m) probed[m - g.probes_from] += values[m];
         }
         samples += info.numCompletedSamples;
-        if (!full) break;
+        if (!full) {
+            if (samples > g.most_samples) g.most_samples = samples;
+            break;
+        }
         if (!initialise(i, why)) throw CountersTaken("the GPU's performance counters could not be decoded (" + why + ")");
     }
     const double t_decode = t0 + decode_ms;
@@ -578,7 +610,7 @@ Window::Window() {
     CUpti_PmSampling_Start_Params start{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
     start.pPmSamplingObject = g.sampler;
     if (!step("cuptiPmSamplingStart", [&] { return cuptiPmSamplingStart(&start); }, why))
-        throw CountersTaken("the GPU's performance counters could not be sampled (" + why + ")");
+        throw CountersTaken("the GPU's performance counters could not be sampled (" + why + decodes_so_far() + ")");
     if (print_steps())  // where a window's lead goes, for tuning (.ci/gpu-counters-probe.sh sets it)
         std::fprintf(stderr, "timed counters: lead: last decode %.2f ms, image %.2f ms, cuptiPmSamplingStart %.2f ms\n",
                      t_decoded - t0, t_ready - t_decoded, now_ms() - t_ready);
