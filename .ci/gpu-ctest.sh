@@ -63,7 +63,10 @@ grep -E "tests passed|^[0-9]+: expected lab|  expected [a-z_]+, got" "$L/ctest.l
 echo "== ended as expected, by class:"
 grep -E "ended as expected" "$L/ctest.log" | sed 's/^[0-9]*: //' | awk '{print $NF}' | sort | uniq -c
 echo "== figures of the solutions' gradings:"
-sed 's/^[0-9]*: //' "$L/ctest.log" | grep -E "^0[1-9] .*(pass|FAIL) .*[0-9]x" | sort -u
+# Only the tests that grade a solution (their command names --tree solution), not the variants'.
+for t in $(grep -oE "^[0-9]+: Test command: .*\"--tree\" \"solution\"" "$L/ctest.log" | cut -d: -f1 | sort -un); do
+  grep -E "^$t: 0[1-9] .*(pass|FAIL) .*[0-9]x" "$L/ctest.log" | sed 's/^[0-9]*: //'
+done | sort -u
 echo "== stopped at the time limit (whereabouts):"
 grep -h "at the time limit this program was" build-gpu/grading/*.log 2>/dev/null | sort | uniq -c
 mkdir -p "$L/lab-logs" && cp build-gpu/grading/*.log "$L/lab-logs/" 2>/dev/null
