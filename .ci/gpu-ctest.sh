@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The course's GPU tests on every GPU of one machine at once, for a time-limited call: configured with
 # COURSE_GPU_TESTS_ON_ASSIGNED_GPUS=ON, so that each GPU test takes one GPU from ctest's resources; ctest
-# then runs one test on each GPU, starting the next as soon as one ends (Nsight Compute's runs inside the
+# then runs one test on each GPU (SLOTS tests with SLOTS set), starting the next as soon as one ends (Nsight Compute's runs inside the
 # tests take turns machine-wide, through grade's own lock), so the GPUs stay busy until the list or the
 # time runs out. The list is the GPU suite
 # without the known holes: the solutions graded lab by lab (memory and race check and Nsight Compute
@@ -10,6 +10,7 @@
 #   LIMIT=540 CTEST_ARGS="-R lab0[1-3]_" bash .ci/gpu-ctest.sh
 #   LIMIT=500 PRIORITY='gpu_lab0[1-6]_|attack11' bash .ci/gpu-ctest.sh
 #   PRIORITY='gpu_lab07_' THEN='lab07_' bash .ci/gpu-ctest.sh    (then only THEN's tests, not the rest)
+#   SLOTS=3 bash .ci/gpu-ctest.sh    (three tests at a time on each GPU)
 #
 # LIMIT (default 540) seconds from the start: no test runs past it (ctest --stop-time; a test cut there
 # reads "Timeout" in ctest's words, and is listed apart). CTEST_ARGS narrows the list. PRIORITY (a
@@ -26,10 +27,14 @@ STAGES=build bash .ci/gpu-validate.sh -DCOURSE_GPU_TESTS_ON_ASSIGNED_GPUS=ON > "
   { echo "build failed"; tail -20 "$L/build.log"; exit 1; }
 n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 echo "== build: ${SECONDS}s on $n GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)"
-# ctest's resources: one slot on each GPU.
+# ctest's resources: SLOTS (default 1) slots on each GPU, one a test. With more than one, that many tests
+# share a GPU: their builds, exact checks and memory checks overlap, and grade's own GPU lock still gives
+# each one's measured checks the GPU alone (Nsight Compute's runs take turns machine-wide). Not yet measured:
+# whether more slots finish the suite sooner, and whether every verdict holds with them.
+SLOTS=${SLOTS:-1}
 {
   printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": ['
-  for ((g = 0; g < n; ++g)); do printf '%s{"id": "%d", "slots": 1}' "$([[ $g -gt 0 ]] && echo ,)" "$g"; done
+  for ((g = 0; g < n; ++g)); do printf '%s{"id": "%d", "slots": %d}' "$([[ $g -gt 0 ]] && echo ,)" "$g" "$SLOTS"; done
   printf ']}]}\n'
 } > "$L/resources.json"
 # One round of ctest over the GPUs until the time limit; its log appends to ctest.log.
@@ -38,7 +43,7 @@ round() {
   (( left > 10 )) || { echo "== no time left for: $*"; return; }
   local stop
   stop=$(date -d "+$left seconds" +%H:%M:%S)
-  ctest --test-dir build-gpu -V -j"$n" --resource-spec-file "$L/resources.json" --stop-time "$stop" \
+  ctest --test-dir build-gpu -V -j"$((n * SLOTS))" --resource-spec-file "$L/resources.json" --stop-time "$stop" \
     -L gpu -LE hole "$@" > "$L/round.log" 2>&1
   echo "== ctest $* (rc $?, stopped at $stop at the latest)"
   grep -E "Test +#" "$L/round.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //'
