@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The course's GPU tests on every GPU of one machine at once, for a time-limited call: configured with
 # COURSE_GPU_TESTS_ON_ASSIGNED_GPUS=ON, so that each GPU test takes one GPU from ctest's resources; ctest
-# then runs one test on each GPU (SLOTS tests with SLOTS set), starting the next as soon as one ends (Nsight Compute's runs inside the
-# tests take turns machine-wide, through grade's own lock), so the GPUs stay busy until the list or the
-# time runs out. The list is the GPU suite
-# without the known holes: the solutions graded lab by lab (memory and race check and Nsight Compute
-# included), the starters, the correct and known-wrong variants, the bench.
+# then runs one test on each GPU (SLOTS tests with SLOTS set), starting the next as soon as one ends
+# (Nsight Compute's runs inside the tests take turns machine-wide, through grade's own lock), so the GPUs
+# stay busy until the list or the time runs out. The list is the GPU suite without the known holes: the
+# solutions graded lab by lab (memory and race check and Nsight Compute included), the starters, the
+# correct and known-wrong variants, the bench.
 #
 #   LIMIT=540 CTEST_ARGS="-R lab0[1-3]_" bash .ci/gpu-ctest.sh
 #   LIMIT=500 PRIORITY='gpu_lab0[1-6]_|attack11' bash .ci/gpu-ctest.sh
