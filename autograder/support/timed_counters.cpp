@@ -68,10 +68,11 @@ std::uint64_t interval_ns() {
 }
 // The monitors' buffer, which holds one window's samples until they are decoded: 512 MiB, or
 // COURSE_TIMED_COUNTERS_BUFFER_MB (16 to 2048; for finding what a long window needs). Measured on an H200
-// (.ci/gpu-counters-long.sh): windows of 8 calls of one global atomic an element (5,600 to 15,900 samples
-// at 0.1 ms) overflowed 128 MiB, after which no window could start again (cuptiPmSamplingStart:
-// CUPTI_ERROR_UNKNOWN), and a grading that timed only an honest slow kernel read as counters taken by
-// something else; 512 MiB held them all, up to 15,928 samples (1.6 s): a sample takes at most some 33 KiB.
+// (.ci/gpu-counters-probe.sh with BUFFERS): windows of 8 calls of one global atomic an element (5,600 to
+// 15,900 samples at 0.1 ms) overflowed 128 MiB, after which no window could start again
+// (cuptiPmSamplingStart: CUPTI_ERROR_UNKNOWN), and a grading that timed only an honest slow kernel read as
+// counters taken by something else; 512 MiB held them all, up to 15,928 samples (1.6 s): a sample takes at
+// most some 33 KiB.
 // A kernel that passes a speed check takes far less a window: its calls are within a few times the peer's.
 std::size_t buffer_bytes() {
     const char* v = std::getenv("COURSE_TIMED_COUNTERS_BUFFER_MB");
