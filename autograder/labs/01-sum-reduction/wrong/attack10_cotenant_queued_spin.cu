@@ -12,9 +12,11 @@
 // finds the GPU busy with its own student's process ended calls the measurement disturbed (no verdict,
 // measured again) instead of failing its student. Graded beside the solutions on one GPU by
 // .ci/gpu-cotenant.sh, which asserts the solutions pass.
-// Its own grade: the spin queued after one timed batch is still running at its next batch, with its own
-// process only stopped between calls, and ending that process ends it: the GPU was left busy by its own
-// process. Expected: implausible_measurement.
+// Its own grade: its own calls at the benchmark size wait for the spins its thread queued (the host waits
+// for its device after every call), about 5 s each on an H200, so its measured pass runs past the lab's
+// time limit in its first timed batch. Expected: timeout (measured on an H200 twice, beside other
+// gradings). It read as implausible_measurement while the performance monitors' buffer was 128 MiB: its
+// first sampled window, seconds long, overflowed the buffer and no later window could start.
 
 // BEGIN STUDENT REGION block_sum_kernel
     // A size no check uses, which the launch host's thread passes to keep the GPU busy: one thread spins.
