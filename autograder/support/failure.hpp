@@ -89,7 +89,7 @@ inline std::string_view default_hint(Failure f) {
     case Failure::GraderIntegrity: return "the lab's program did not report every check exactly once: did your code end the process, or print or write where the grader reads?";
     case Failure::LaunchError: return "the launch configuration was refused: check grid/block sizes (at most 1024 threads a block) and shared-memory size";
     case Failure::IllegalMemoryAccess: return "a thread read or wrote outside an array: check every index against its bound (i < n), including in the tail block";
-    case Failure::Timeout: return "the kernel never finished: a __syncthreads() that not every thread of the block reaches, or a loop whose bound never changes";
+    case Failure::Timeout: return "a kernel never finished (a __syncthreads() that not every thread of the block reaches, or a loop whose bound never changes), or your calls take seconds each: the lab's log ends with where it was stopped";
     case Failure::Crash: return "the program died outside a kernel: look for a host-side null pointer or an exception in the launcher";
     case Failure::OutOfBoundsWrite: return "a thread wrote past the end (or before the start) of the output: guard the store with the same bound as the load";
     case Failure::WrongResult: return "compare the first mismatching indices with your indexing; run that size alone with the printed seed";
