@@ -20,8 +20,9 @@ const std::vector<AllowRule>& import_allow_list() {
         // What nvcc's generated code calls to register a file's kernels and launch them with <<<>>>.
         {R"(__cuda(RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|RegisterManagedVar|)"
          R"(UnregisterFatBinary|PushCallConfiguration|PopCallConfiguration|GetKernel|LaunchKernel|InitModule))",
-         "nvcc's own glue: registering the file's kernels, and <<<>>> launches"},
-        {"atexit", "nvcc's glue unregisters the file's kernels at exit"},
+         "nvcc's own glue: registering the file's kernels (from nvcc's own code only: registration_outside_nvcc), "
+         "and <<<>>> launches"},
+        {"atexit", "nvcc's glue unregisters the file's kernels at exit (from nvcc's own code only)"},
         {"_GLOBAL_OFFSET_TABLE_", "the linker's table for position-independent code"},
         // Kernel launches and kernel attributes.
         {R"(cuda(LaunchKernel|LaunchKernelExC|LaunchCooperativeKernel|FuncGetAttributes|FuncSetAttribute|)"
@@ -242,6 +243,79 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
                     " (a performance counter or a timed wait): the grader times the lab");
         }
     return f;
+}
+
+namespace {
+// The values of `objdump -r`'s records ("OFFSET TYPE VALUE": a symbol with an addend, exit-0x4, or a section
+// and an offset, .text+0x210), in order, outside the unwind tables and debug information, which name every
+// function and are no reference.
+std::vector<std::string> relocation_values(const std::string& relocations) {
+    std::vector<std::string> out;
+    std::istringstream in(relocations);
+    std::string line;
+    bool counts = false;
+    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
+    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_match(line, m, header)) {
+            const std::string section = m[1].str();
+            counts = !starts_with(section, ".eh_frame") && !starts_with(section, ".debug") &&
+                     !starts_with(section, ".gcc_except_table");
+            continue;
+        }
+        if (counts && std::regex_match(line, m, record)) out.push_back(m[1].str());
+    }
+    return out;
+}
+
+// nvcc's glue that registers a file's device code with the CUDA runtime, and atexit, by which its stub
+// unregisters it again.
+bool registration_glue(const std::string& symbol) {
+    static const std::regex glue(R"(__cuda(RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|)"
+                                 R"(RegisterManagedVar|RegisterTexture|RegisterSurface|RegisterLinkedBinary.*|)"
+                                 R"(UnregisterFatBinary|InitModule)|atexit)");
+    return std::regex_match(symbol, glue);
+}
+}  // namespace
+
+std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
+                                                   const std::string& relocations) {
+    // nvcc's stub's own functions, file-local and outside any namespace (a lab's code is in namespace labNN,
+    // so its names are never these).
+    static const std::set<std::string> nvcc_own = {"_ZL24__sti____cudaRegisterAllv", "_ZL26__cudaUnregisterBinaryUtilv",
+                                                   "_ZL31__nv_cudaEntityRegisterCallbackPPv"};
+    std::vector<std::string> out;
+    const std::string why = ": only nvcc's own code may register a lab's kernels (device code loaded any other way "
+                            "escapes the audit of the lab's PTX), and only it may call atexit (a lab's code runs "
+                            "when the lab is called)";
+    std::size_t in_code = 0;
+    for (const auto& fn : host_code) {
+        std::vector<std::string> named;  // the glue fn refers to, each once
+        for (const auto& r : fn.relocations) {
+            if (!registration_glue(r)) continue;
+            ++in_code;
+            if (std::find(named.begin(), named.end(), r) == named.end()) named.push_back(r);
+        }
+        if (named.empty() || nvcc_own.count(fn.name)) continue;
+        std::string list;
+        for (std::size_t k = 0; k < named.size(); ++k)
+            list += (k == 0 ? "" : k + 1 == named.size() ? " and " : ", ") + named[k];
+        const std::string where = starts_with(fn.name, "_GLOBAL__sub_I_")
+                                      ? "the initializer of a variable at namespace scope, which runs before main()"
+                                      : demangle(fn.name);
+        out.push_back("has host code (" + where + ") that refers to " + list + why);
+    }
+    // Every reference in the object, its data's included.
+    std::size_t everywhere = 0;
+    for (std::string target : relocation_values(relocations)) {
+        if (const std::size_t sign = target.find_first_of("+-", 1); sign != std::string::npos) target.resize(sign);
+        everywhere += registration_glue(target);
+    }
+    if (everywhere > in_code)
+        out.push_back("holds in its data the address of nvcc's registration glue (__cudaRegisterFatBinary and the like) "
+                      "or of atexit" + why);
+    return out;
 }
 
 namespace {
@@ -486,24 +560,9 @@ std::set<std::string> referenced_functions(const std::string& symbol_table, cons
             if (std::regex_match(line, m, fn)) starts[{m[2].str(), std::stoull(m[1].str(), nullptr, 16)}] = m[3].str();
     }
     // Every relocation's target, from `objdump -r`: a symbol (with an addend: exit-0x4), or a section
-    // and an offset (.text+0x210), the start of a function there. Unwind tables and debug information,
-    // which name every function, are no reference.
+    // and an offset (.text+0x210), the start of a function there.
     std::set<std::string> out;
-    std::istringstream in(relocations);
-    std::string line, section;
-    bool counts = false;
-    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
-    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
-    std::smatch m;
-    while (std::getline(in, line)) {
-        if (std::regex_match(line, m, header)) {
-            section = m[1].str();
-            counts = !starts_with(section, ".eh_frame") && !starts_with(section, ".debug") &&
-                     !starts_with(section, ".gcc_except_table");
-            continue;
-        }
-        if (!counts || !std::regex_match(line, m, record)) continue;
-        std::string target = m[1].str();
+    for (std::string target : relocation_values(relocations)) {
         unsigned long long offset = 0;
         if (const std::size_t sign = target.find_first_of("+-", 1); sign != std::string::npos) {
             if (target[sign] == '+' && target.compare(sign + 1, 2, "0x") == 0)

@@ -88,6 +88,18 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
                            const std::set<std::string>& grader_definitions = {},
                            const std::set<std::string>* referenced = nullptr);
 
+/// @brief Where the object refers to nvcc's glue that registers device code with the CUDA runtime
+/// (__cudaRegisterFatBinary, __cudaRegisterFunction, __cudaRegisterVar, ...) or to atexit, outside nvcc's
+/// own registration functions (its stub's file-local __sti____cudaRegisterAll, __cudaUnregisterBinaryUtil
+/// and __nv_cudaEntityRegisterCallback, named outside any namespace, which no lab's code can be). The
+/// allow-list takes these imports for that code only: a lab's function that calls them loads device code
+/// the audit of the lab's PTX never read, a fatbinary held as data. Each finding once, in the order met:
+/// the functions of @p host_code, then "data" where `objdump -r`'s @p relocations hold more references to
+/// the glue (outside unwind tables and debug information) than the code does (a function's address in a
+/// table).
+std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
+                                                   const std::string& relocations);
+
 /// @brief The functions of the PTX @p ptx (nvcc --keep's .ptx of the lab's object: every kernel and
 /// __device__ function the lab's code compiles to, the library code it pulls in included) that read the
 /// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. Any line that names the

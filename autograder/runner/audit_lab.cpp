@@ -127,8 +127,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::set<std::string> referenced = grading::referenced_functions(*symbol_table, *relocations);
-    auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, grading::parse_objdump(*code),
-                                          grader_definitions, &referenced);
+    const std::vector<grading::HostFunction> host_code = grading::parse_objdump(*code);
+    auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, host_code, grader_definitions,
+                                          &referenced);
+    for (const auto& line : grading::registration_outside_nvcc(host_code, *relocations)) finding.add(line);
     namespace fs = std::filesystem;
     std::vector<fs::path> ptx, other;
     std::vector<std::string> ptx_texts;

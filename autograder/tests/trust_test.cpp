@@ -394,6 +394,47 @@ TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; ra
     CHECK(parse_nm_posix("exit U\n_ZN5lab011fEv T 0 10\n").size() == 2);
 }
 
+TEST_CASE("only nvcc's own registration code may refer to the glue that registers device code") {
+    const HostFunction sti{"_ZL24__sti____cudaRegisterAllv", {"push", "call", "call", "call", "call"},
+                           {"__cudaRegisterFatBinary", "__cudaRegisterFunction", "__cudaRegisterFatBinaryEnd", "atexit"}};
+    const HostFunction unregister{"_ZL26__cudaUnregisterBinaryUtilv", {"mov", "jmp"}, {"__cudaUnregisterFatBinary"}};
+    const HostFunction launcher{"_ZN5lab0110sum_reduceEPKfPfm", {"push", "call", "call"},
+                                {"cudaMemsetAsync", "__cudaPushCallConfiguration", "__cudaLaunchKernel"}};
+    const std::string nvcc_only =
+        "RELOCATION RECORDS FOR [.text]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000008 R_X86_64_PLT32    __cudaUnregisterFatBinary-0x0000000000000004\n"
+        "0000000000000040 R_X86_64_PLT32    __cudaPushCallConfiguration-0x0000000000000004\n"
+        "RELOCATION RECORDS FOR [.text.startup]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000009 R_X86_64_PLT32    __cudaRegisterFatBinary-0x0000000000000004\n"
+        "000000000000003d R_X86_64_PLT32    __cudaRegisterFunction-0x0000000000000004\n"
+        "00000000000001e5 R_X86_64_PLT32    __cudaRegisterFatBinaryEnd-0x0000000000000004\n"
+        "00000000000001f2 R_X86_64_PLT32    atexit-0x0000000000000004\n"
+        "RELOCATION RECORDS FOR [.eh_frame]:\nOFFSET           TYPE              VALUE\n"
+        "0000000000000020 R_X86_64_PC32     __cudaRegisterFatBinary\n";
+    CHECK(registration_outside_nvcc({sti, unregister, launcher}, nvcc_only).empty());
+    // The launcher registering a fatbinary of its own (lab01_fatbin_via_nvcc_glue), or calling atexit.
+    HostFunction loader = launcher;
+    loader.relocations.insert(loader.relocations.end(), {"__cudaRegisterFatBinary", "__cudaRegisterFunction", "atexit"});
+    const auto found = registration_outside_nvcc({sti, unregister, loader}, nvcc_only);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("(lab01::sum_reduce(float const*, float*, unsigned long)) that refers to "
+                        "__cudaRegisterFatBinary, __cudaRegisterFunction and atexit:") != std::string::npos);
+    const HostFunction initializer{"_GLOBAL__sub_I__ZN5lab0312tiled_matmulEPKfS1_Pfiii", {"call"}, {"atexit"}};
+    const auto at_start = registration_outside_nvcc({sti, initializer}, nvcc_only);
+    REQUIRE(at_start.size() == 1);
+    CHECK(at_start[0].find("namespace scope, which runs before main()) that refers to atexit") != std::string::npos);
+    // A lab function of nvcc's helper's name is inside namespace lab01: not the helper.
+    const HostFunction lookalike{"_ZN5lab01L24__sti____cudaRegisterAllEv", {"call"}, {"__cudaRegisterFunction"}};
+    CHECK(registration_outside_nvcc({sti, lookalike}, nvcc_only).size() == 1);
+    // The glue's address in a table of the lab's data, called through it: more references than the code holds.
+    const std::string in_data = nvcc_only +
+                                "RELOCATION RECORDS FOR [.data.rel.ro.local]:\nOFFSET           TYPE              VALUE\n"
+                                "0000000000000000 R_X86_64_64       __cudaRegisterFatBinary\n";
+    const auto data = registration_outside_nvcc({sti, unregister, launcher}, in_data);
+    REQUIRE(data.size() == 1);
+    CHECK(data[0].find("in its data") != std::string::npos);
+}
+
 // --- The report channel ---------------------------------------------------------------------------
 
 namespace {
