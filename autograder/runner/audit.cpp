@@ -282,9 +282,10 @@ bool registration_glue(const std::string& symbol) {
 std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
                                                    const std::string& relocations) {
     // nvcc's stub's own functions, file-local and outside any namespace (a lab's code is in namespace labNN,
-    // so its names are never these).
+    // so its names are never these); at -O0 the last two are functions of their own, not inlined.
     static const std::set<std::string> nvcc_own = {"_ZL24__sti____cudaRegisterAllv", "_ZL26__cudaUnregisterBinaryUtilv",
-                                                   "_ZL31__nv_cudaEntityRegisterCallbackPPv"};
+                                                   "_ZL31__nv_cudaEntityRegisterCallbackPPv",
+                                                   "_ZL32__nv_init_managed_rt_with_modulePPv"};
     std::vector<std::string> out;
     const std::string why = ": only nvcc's own code may register a lab's kernels (device code loaded any other way "
                             "escapes the audit of the lab's PTX), and only it may call atexit (a lab's code runs "

@@ -90,8 +90,9 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 
 /// @brief Where the object refers to nvcc's glue that registers device code with the CUDA runtime
 /// (__cudaRegisterFatBinary, __cudaRegisterFunction, __cudaRegisterVar, ...) or to atexit, outside nvcc's
-/// own registration functions (its stub's file-local __sti____cudaRegisterAll, __cudaUnregisterBinaryUtil
-/// and __nv_cudaEntityRegisterCallback, named outside any namespace, which no lab's code can be). The
+/// own registration functions (its stub's file-local __sti____cudaRegisterAll, __cudaUnregisterBinaryUtil,
+/// __nv_cudaEntityRegisterCallback and __nv_init_managed_rt_with_module, named outside any namespace, which
+/// no lab's code can be). The
 /// allow-list takes these imports for that code only: a lab's function that calls them loads device code
 /// the audit of the lab's PTX never read, a fatbinary held as data. Each finding once, in the order met:
 /// the functions of @p host_code, then "data" where `objdump -r`'s @p relocations hold more references to

@@ -412,6 +412,10 @@ TEST_CASE("only nvcc's own registration code may refer to the glue that register
         "RELOCATION RECORDS FOR [.eh_frame]:\nOFFSET           TYPE              VALUE\n"
         "0000000000000020 R_X86_64_PC32     __cudaRegisterFatBinary\n";
     CHECK(registration_outside_nvcc({sti, unregister, launcher}, nvcc_only).empty());
+    // At -O0 (nvcc -G) nvcc's callbacks are functions of their own.
+    const HostFunction callback{"_ZL31__nv_cudaEntityRegisterCallbackPPv", {"call"}, {"__cudaRegisterFunction"}};
+    const HostFunction managed{"_ZL32__nv_init_managed_rt_with_modulePPv", {"call"}, {"__cudaInitModule"}};
+    CHECK(registration_outside_nvcc({callback, managed}, "").empty());
     // The launcher registering a fatbinary of its own (lab01_fatbin_via_nvcc_glue), or calling atexit.
     HostFunction loader = launcher;
     loader.relocations.insert(loader.relocations.end(), {"__cudaRegisterFatBinary", "__cudaRegisterFunction", "atexit"});
