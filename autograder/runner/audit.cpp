@@ -446,10 +446,23 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
         const std::string where = what + " (" + file + ", line " + std::to_string(number) + ")";
         if (std::find(out.begin(), out.end(), where) == out.end()) out.push_back(where);
     };
+    // The end of a raw string literal that an earlier line opened and did not close (")delim\""), "" when
+    // none: its lines are the literal's, whatever they hold (a '#' there starts no line marker).
+    std::string raw_close;
     while (std::getline(in, line)) {
+        std::size_t from = 0;  // where the line's code starts
+        if (!raw_close.empty()) {
+            const std::size_t end = line.find(raw_close);
+            if (end == std::string::npos) {
+                ++number;
+                continue;
+            }
+            from = end + raw_close.size();
+            raw_close.clear();
+        }
         // A line marker: # N "file" [flags], or #line N "file".
         std::size_t at = line.find_first_not_of(" \t");
-        if (at != std::string::npos && line[at] == '#') {
+        if (from == 0 && at != std::string::npos && line[at] == '#') {
             std::size_t p = line.find_first_not_of(" \t", at + 1);
             if (p != std::string::npos && line.compare(p, 4, "line") == 0) p = line.find_first_not_of(" \t", p + 4);
             if (p != std::string::npos && std::isdigit(static_cast<unsigned char>(line[p]))) {
@@ -463,7 +476,7 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
         }
         const bool lab_source = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
         if (lab_source) {
-            if (at != std::string::npos && line[at] == '#') {
+            if (from == 0 && at != std::string::npos && line[at] == '#') {
                 // What the preprocessor left of a region's lines: a #pragma (from _Pragma) other than unroll.
                 std::size_t p = line.find_first_not_of(" \t", at + 1);
                 const bool pragma = p != std::string::npos && line.compare(p, 6, "pragma") == 0;
@@ -477,20 +490,23 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                 // like expand to is not among them).
                 // A literal as the compiler reads it: a raw string R"d(...)d" to its own end, a string or
                 // character literal to its closing quote, and a number whole (a digit separator, 1'000, opens
-                // no character literal).
+                // no character literal); a raw string that the line does not close goes on on the next lines
+                // (raw_close).
                 const auto skip_literal = [&](std::size_t q, bool raw) {
                     if (raw) {
                         const std::size_t open = line.find('(', q + 1);
                         if (open == std::string::npos) return line.size();
                         const std::string close = ")" + line.substr(q + 1, open - q - 1) + "\"";
                         const std::size_t end = line.find(close, open + 1);
-                        return end == std::string::npos ? line.size() : end + close.size();
+                        if (end != std::string::npos) return end + close.size();
+                        raw_close = close;
+                        return line.size();
                     }
                     std::size_t j = q + 1;
                     while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
                     return std::min(j + 1, line.size());
                 };
-                for (std::size_t i = 0; i < line.size();) {
+                for (std::size_t i = from; i < line.size();) {
                     const char c = line[i];
                     if (c == '"' || c == '\'') {
                         i = skip_literal(i, false);

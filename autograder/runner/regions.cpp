@@ -218,7 +218,9 @@ struct Lexer {
             const std::string close = ")" + s.substr(i + 1, open - i - 1) + "\"";
             const std::size_t e = s.find(close, open + 1);
             if (e == std::string::npos) return fail("a raw string literal is never closed");
-            for (std::size_t k = i; k < e; ++k) line += s[k] == '\n';
+            // One line, as every other literal: what follows a line break in a raw string is read as code by
+            // a line-by-line reading (the audit's of the preprocessed source, say) though it is the literal's.
+            if (s.find('\n', i) < e) return fail("a raw string literal that spans lines: close it on the line it opens");
             i = e + close.size();
             last_ident.clear();
             return true;

@@ -125,6 +125,10 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(function_region("auto f = [&](int i) { return x[i]; }; int big = 1'000'000;") == "");
     CHECK(function_region("const char* r = R\"raw(} #define )raw\";") == "");
     CHECK(function_region("const char16_t* a = uR\"(})\"; auto b = u8R\"x(#)x\"; auto c = LR\"(\")\";") == "");
+    // A raw string stays on its line, as every literal: a line-by-line reading would take what follows its
+    // line break for code (lab01_raw_string_hides_asm_incbin: `R"x(` at a line's end, `)x"; asm...` next).
+    CHECK(function_region("const char* note = R\"x(\n)x\"; int k = 0;").find("spans lines") != std::string::npos);
+    CHECK(function_region("const char* note = R\"x\n(a)x\";").find("raw string") != std::string::npos);
     // Only the standard's prefixes start a raw string. After a literal, an identifier is its suffix: the
     // compiler reads ""_R"(" as ""_R and then "(", so what follows is code, and judged as code.
     CHECK(namespace_region("constexpr int operator\"\"_R(const char*, decltype(sizeof 0)) { return 0; }\n"
@@ -308,6 +312,13 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  int n = 1'000; __asm__ volatile(\"exit;\"); int m = 2'0;\n").size() == 1);
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto s = R\"(\")\"; __asm__ volatile(\"exit;\");\n").size() == 1);
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto s = R\"x(asm)\")x\"; auto t = u8\"__asm__\"; float f = 1.5e+3f;\n").empty());
+    // A raw string over several lines is the literal's to its end, and code after it: its closing quote
+    // opens no string, and a '#' inside it starts no line marker.
+    const auto spanning = region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  const char* note = R\"x(\n"
+                                                      "# 1 \"/usr/include/stdio.h\"\n  asm\n"
+                                                      ")x\"; __asm__ volatile(\".incbin \\\"secret\\\"\");\n");
+    REQUIRE(spanning.size() == 1);
+    CHECK(spanning[0] == "inline assembly (__asm__) (/home/s/t.cu, line 6)");
     // Attributes: what __global__, __shared__ and the like expand to is fine; one that runs code before
     // main is not, however it was spelled.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) void k(float* section) {\n"
