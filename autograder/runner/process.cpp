@@ -381,7 +381,12 @@ std::string first_error_line(const std::string& log) {
         if (line.rfind("make", 0) == 0 || line.rfind("gmake", 0) == 0 || line.rfind("ninja", 0) == 0) continue;
         const auto b = line.find_first_not_of(" \t");
         line = line.substr(b == std::string::npos ? 0 : b);
-        return line.size() > 300 ? line.substr(0, 300) + "..." : line;
+        if (line.size() <= 300) return line;
+        // Cut at a character's start: the line may echo the student's source, whose UTF-8 a byte cut
+        // would break (and the reports are JSON).
+        std::size_t cut = 300;
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+        return line.substr(0, cut) + "...";
     }
     return "";
 }

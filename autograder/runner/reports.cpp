@@ -7,6 +7,7 @@
 #include <optional>
 #include <regex>
 #include <string_view>
+#include <cstring>
 #include <sstream>
 
 namespace grading {
@@ -245,7 +246,11 @@ nlohmann::json student_summary(const std::string& student, const std::vector<Lab
 }
 
 namespace {
-std::string csv_field(const std::string& v) {
+// A text field of the gradebook. One that a spreadsheet would take for a formula (=, +, -, @, a tab or a
+// carriage return first: a roster folder named "=HYPERLINK(...)", say) gets a ' in front, which shows it as
+// the text it is.
+std::string csv_field(const std::string& value) {
+    const std::string v = !value.empty() && std::strchr("=+-@\t\r", value[0]) ? "'" + value : value;
     if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
     std::string out = "\"";
     for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);

@@ -35,7 +35,15 @@ std::vector<std::string> roster_students(const fs::path& roster) {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(roster)) {
         const std::string n = e.path().filename().string();
-        if (e.is_directory() && !n.empty() && n[0] != '.') names.push_back(n);
+        if (n.empty() || n[0] == '.') continue;
+        // A student's folder is a folder of the roster's own: a link would grade what it points to (the
+        // course's solutions, another student's work) under this student's name.
+        if (e.is_symlink()) {
+            std::cerr << "grade: " << e.path().string()
+                      << " is a symbolic link: not graded (put the student's folder itself in the roster)\n";
+            continue;
+        }
+        if (e.is_directory()) names.push_back(n);
     }
     std::sort(names.begin(), names.end());
     return names;
@@ -61,7 +69,9 @@ std::vector<std::string> write_gradebook(const fs::path& out, const std::vector<
     const std::string tag = ".tmp." + std::to_string(::getpid());
     const fs::path tmp_csv = out / ("gradebook.csv" + tag), tmp_json = out / ("gradebook.json" + tag);
     std::ofstream(tmp_csv) << gradebook_csv(rows, rubric);
-    std::ofstream(tmp_json) << nlohmann::json{{"students", rows}, {"missing", missing}}.dump(2) << "\n";
+    std::ofstream(tmp_json) << nlohmann::json{{"students", rows}, {"missing", missing}}.dump(
+                                   2, ' ', false, nlohmann::json::error_handler_t::replace)
+                            << "\n";
     fs::rename(tmp_csv, out / "gradebook.csv");
     fs::rename(tmp_json, out / "gradebook.json");
     return missing;
@@ -231,11 +241,22 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
             const fs::path dir = ro.out / "students" / b.student;
             RunInfo& si = infos[i];
             si.build_seconds = b.build_s;
-            std::ofstream(dir / "grade.log") << logs[i].str() << "\n" << summary_table(results[i], si);
-            write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string(), dir, started);
-            const nlohmann::json summary = student_summary(b.student, results[i], si, ro.gpu);
-            std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
-            std::ofstream(dir / ".complete") << "graded\n";
+            // One student's reports failing to be written leaves that student ungraded (not .complete: missing
+            // from the gradebook, graded again by the next run), never the rest of the class.
+            nlohmann::json summary = {{"status", "not graded (its reports could not be written)"}};
+            try {
+                std::ofstream(dir / "grade.log") << logs[i].str() << "\n" << summary_table(results[i], si);
+                write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string(), dir,
+                              started);
+                summary = student_summary(b.student, results[i], si, ro.gpu);
+                std::ofstream(dir / "summary.json")
+                    << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+                std::ofstream(dir / ".complete") << "graded\n";
+            } catch (const std::exception& e) {
+                std::lock_guard<std::mutex> lock(m);
+                std::cerr << "grade: " << b.student << ": the reports could not be written (" << e.what()
+                          << "); this student is left ungraded, the rest of the class goes on\n";
+            }
             b.slot.lock = FileLock();  // its programs are no longer needed: another build may use it
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::lock_guard<std::mutex> lock(m);

@@ -1,33 +1,110 @@
 // Submissions from a folder, staged in grading slots (see staging.hpp).
 #include "staging.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <optional>
+#include <utility>
 
 namespace fs = std::filesystem;
 
 namespace grading {
 
 namespace {
-// Where a submission keeps a lab's file: DIR/NN-name/, DIR/labs/NN-name/ or DIR/ itself. Only a regular
-// file that really lies inside the submission counts: a symbolic link (to the course's solutions, say, or
-// another student's work), or a path through a linked folder, is refused, with the reason in @p refused.
-std::optional<fs::path> find_in_submission(const fs::path& dir, const RubricLab& lab, const std::string& file,
-                                           std::string& refused) {
-    std::error_code ec;
-    const fs::path root = fs::canonical(dir, ec);
-    for (const fs::path& p : {dir / lab.dir / file, dir / "labs" / lab.dir / file, dir / file}) {
-        if (!fs::exists(fs::symlink_status(p, ec)) && !fs::is_symlink(p, ec)) continue;
-        const fs::path real = fs::canonical(p, ec);
-        const auto [r, rel] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
-        if (fs::is_symlink(p, ec) || ec || r != root.end()) {
-            refused = p.string() + " is a symbolic link or lies outside the submission: submit the file itself";
+// The most a lab's file may hold: the course's sources are some 20 KiB.
+constexpr off_t kMaxFileBytes = 1 << 20;
+
+// An open descriptor, closed when it goes.
+struct Fd {
+    int fd = -1;
+    explicit Fd(int f) : fd(f) {}
+    Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+    Fd& operator=(Fd&& o) noexcept {
+        std::swap(fd, o.fd);
+        return *this;
+    }
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// A lab's file found in a submission: the path it is shown by, what it held when it was read, and which
+// of the places looked in it was found in.
+struct Found {
+    fs::path path;
+    std::string content;
+    std::size_t place = 0;
+};
+
+// Where a submission keeps a lab's file: DIR/NN-name/, DIR/labs/NN-name/ or DIR/ itself (@p places, each a
+// list of names below DIR, the file's last). Only a regular file that really lies inside the submission
+// counts: a symbolic link (to the course's solutions, say, or another student's work), or a path through a
+// linked folder, is refused, with the reason in @p refused. Each step is opened from the one before without
+// following a link (openat, O_NOFOLLOW), and the file is read from the descriptor that was checked, so a
+// submission changed while it is staged cannot swap a link in between the check and the read. Anything
+// but a regular file (a FIFO, a folder) is passed over; a file over kMaxFileBytes is refused.
+std::optional<Found> read_in_submission(const fs::path& dir, const std::vector<std::vector<std::string>>& places,
+                                        std::string& refused) {
+    for (std::size_t p = 0; p < places.size(); ++p) {
+        const std::vector<std::string>& names = places[p];
+        fs::path shown = dir;
+        Fd at(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        bool absent = at.fd < 0;
+        for (std::size_t k = 0; !absent && k < names.size(); ++k) {
+            shown /= names[k];
+            const bool last = k + 1 == names.size();
+            const int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK | O_NOCTTY : O_DIRECTORY);
+            Fd next(::openat(at.fd, names[k].c_str(), flags));
+            if (next.fd < 0) {
+                struct stat st{};
+                if (::fstatat(at.fd, names[k].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+                    refused = shown.string() + " is a symbolic link or lies outside the submission: submit the file "
+                                               "itself";
+                    return std::nullopt;
+                }
+                absent = true;  // not there, or not a folder where one is needed
+                break;
+            }
+            at = std::move(next);
+        }
+        if (absent) continue;
+        struct stat st{};
+        if (::fstat(at.fd, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (st.st_size > kMaxFileBytes) {
+            refused = shown.string() + " holds " + std::to_string(st.st_size) + " bytes: a lab's file is at most " +
+                      std::to_string(kMaxFileBytes) + " bytes";
             return std::nullopt;
         }
-        if (fs::is_regular_file(real, ec)) return p;
+        Found f{shown, {}, p};
+        char buf[65536];
+        for (ssize_t got; (got = ::read(at.fd, buf, sizeof buf)) != 0;) {
+            if (got < 0) {
+                if (errno == EINTR) continue;
+                refused = shown.string() + " could not be read (" + std::strerror(errno) + ")";
+                return std::nullopt;
+            }
+            f.content.append(buf, static_cast<std::size_t>(got));
+            if (f.content.size() > static_cast<std::size_t>(kMaxFileBytes)) {
+                refused = shown.string() + " grew past " + std::to_string(kMaxFileBytes) + " bytes while it was read";
+                return std::nullopt;
+            }
+        }
+        return f;
     }
     return std::nullopt;
+}
+
+// Writes @p content to @p path, whole; false when it could not.
+bool write_file(const fs::path& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+    return static_cast<bool>(out.flush());
 }
 }  // namespace
 
@@ -58,21 +135,25 @@ std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::pat
         fs::remove_all(dest, ec);
         fs::create_directories(dest);
         std::string refused;
-        const auto src = find_in_submission(submission, *lab, files.source, refused);
+        const std::vector<std::vector<std::string>> places = {
+            {lab->dir, files.source}, {"labs", lab->dir, files.source}, {files.source}};
+        const auto src = read_in_submission(submission, places, refused);
         if (!src) {
             j.missing = !refused.empty() ? refused
                                          : "the submission has no " + files.source + " (looked in " +
                                                (submission / lab->dir).string() + "/, " +
                                                (submission / "labs" / lab->dir).string() + "/ and " + submission.string() + "/)";
+        } else if (!write_file(dest / files.source, src->content)) {
+            j.missing = "the grader could not copy " + src->path.string() + " into " + dest.string();
         } else {
-            fs::copy_file(*src, dest / files.source, fs::copy_options::overwrite_existing);
             // Messages name the student's own file, not this copy (assemble_lab --submission-name-file).
-            std::ofstream(dest / "source-name.txt") << src->string() << "\n";
+            std::ofstream(dest / "source-name.txt") << src->path.string() << "\n";
             // Headers only from the source's own folder (they are compared with the course's, never compiled).
             for (const auto& h : files.headers) {
+                std::vector<std::string> beside = places[src->place];
+                beside.back() = h;
                 std::string ignored;
-                if (const auto hp = find_in_submission(src->parent_path(), *lab, h, ignored))
-                    fs::copy_file(*hp, dest / h, fs::copy_options::overwrite_existing);
+                if (const auto hp = read_in_submission(submission, {beside}, ignored)) write_file(dest / h, hp->content);
             }
         }
         jobs.push_back(std::move(j));

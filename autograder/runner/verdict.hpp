@@ -38,8 +38,10 @@ struct Verdict {
         std::error_code made;
         if (!folder.empty()) std::filesystem::create_directories(folder, made);
         std::ofstream out(path, std::ios::trunc);
+        // A message may echo the student's bytes, UTF-8 or not: replaced, not thrown on.
         out << nlohmann::json{{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes},
-                             {"checked", checked}}.dump(2)
+                             {"checked", checked}}
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << "\n";
         if (!out) {
             std::cerr << stage << ": cannot write " << path << "\n";

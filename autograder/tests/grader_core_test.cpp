@@ -281,6 +281,38 @@ TEST_CASE("compiler errors are found in a build log") {
     CHECK(first_error_line("[ 50%] Building CUDA object\n/x/lab.cu(7): error: expected a \";\"\nmake[2]: *** Error 1\n") ==
           "/x/lab.cu(7): error: expected a \";\"");
     CHECK(first_error_line("all good\n") == "");
+    // A long line (one that echoes the student's source) is cut at a character's start, never inside one:
+    // the reports are JSON, which a broken UTF-8 sequence would make unwritable.
+    std::string echoed = "static_assert(sizeof(\"error a";
+    for (int k = 0; k < 300; ++k) echoed += "\xC3\xA9";
+    const std::string cut = first_error_line(echoed + "\n");
+    REQUIRE(cut.size() > 3);
+    CHECK(cut.size() <= 303);
+    CHECK(cut.compare(cut.size() - 3, 3, "...") == 0);
+    CHECK_NOTHROW(static_cast<void>(json(cut).dump()));
+}
+
+TEST_CASE("the gradebook shows a formula-like name as text, and a report with a student's broken UTF-8 is written") {
+    const Rubric rubric = parse_rubric(json::parse(R"({"labs": [{"id": "01", "dir": "01-x", "title": "X", "checks": [
+        {"name": "correct", "points": 3}]}]})"));
+    const std::vector<json> rows = {
+        {{"student", "=HYPERLINK(\"http://x\",\"y\")"}, {"status", "graded"}, {"points", 3}, {"max_points", 3}},
+        {{"student", "@SUM(A1)"}, {"status", "graded"}, {"points", 3}, {"max_points", 3}},
+        {{"student", "ada"}, {"status", "graded"}, {"points", 3}, {"max_points", 3}}};
+    const std::string csv = gradebook_csv(rows, rubric);
+    CHECK(csv.find("\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",graded,") != std::string::npos);
+    CHECK(csv.find("\n'@SUM(A1),graded,") != std::string::npos);
+    CHECK(csv.find("\nada,graded,") != std::string::npos);
+    // A verdict whose message echoes bytes that are not UTF-8 is still written (the bytes replaced).
+    Verdict v{"audit"};
+    v.refuse("refused_region", std::string("line 3 holds [[\xff]]"));
+    const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/verdict-utf8-" +
+                             std::to_string(::getpid()) + ".json";
+    CHECK(v.write(path) == 1);  // written; 1 says the step refused
+    const auto back = json::parse(std::ifstream(path), nullptr, false);
+    std::remove(path.c_str());
+    REQUIRE_FALSE(back.is_discarded());
+    CHECK(back["message"].get<std::string>().find("line 3 holds [[") == 0);
 }
 
 TEST_CASE("a command that overruns its limit is killed and reported as timed out") {

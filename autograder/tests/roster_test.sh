@@ -28,12 +28,19 @@ grep -q cudaStreamCreate "$roster/dee/max_reduce.cu"
 # The grader copies a submission's files, so it must not follow them.
 ln -s "$src/solutions/01-sum-reduction/sum_reduction.cu" "$roster/fay/sum_reduction.cu"
 ln -s "$src/solutions/02-max-reduce" "$roster/fay/02-max-reduce"
+# A student's folder that is a link (to the course's solutions) is no student: not graded, and said so.
+ln -s "$src/solutions" "$roster/mallory"
+# A source past the size a lab's file may have (1 MiB): refused before it is built, and said so.
+mkdir -p "$roster/gus"
+{ cat "$src/labs/01-sum-reduction/sum_reduction.cu"; head -c 1100000 /dev/zero | tr '\0' '/'; echo; } \
+  > "$roster/gus/sum_reduction.cu"
 before=$(cd "$roster" && find . -type f -exec sha256sum {} + | sort)
 
 run() { CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --allow-no-gpu --lab 01 --lab 02 "$@"; }
 run --gradebook "$work/shards" --shard 0/2 | tee "$work/log0"
 run --gradebook "$work/shards" --shard 1/2 | tee "$work/log1"
-run --gradebook "$work/whole" | tee "$work/log-whole"
+run --gradebook "$work/whole" 2> "$work/err-whole" | tee "$work/log-whole"
+cat "$work/err-whole"
 fail() { echo "FAIL: $*"; exit 1; }
 expect_row() {  # book student lab01_class lab02_class
   local row
@@ -43,23 +50,28 @@ expect_row() {  # book student lab01_class lab02_class
   echo "ok: $2 lab01 $3, lab02 $4"
 }
 for book in "$work/shards" "$work/whole"; do
-  [[ $(wc -l < "$book/gradebook.csv") -eq 7 ]] || fail "$book: expected a header and 6 rows"
+  [[ $(wc -l < "$book/gradebook.csv") -eq 8 ]] || fail "$book: expected a header and 7 rows"
+  ! grep -q "^mallory," "$book/gradebook.csv" || fail "$book: the linked folder mallory was graded"
   expect_row "$book" ada compiles compiles
   expect_row "$book" ben compiles compiles
   expect_row "$book" cy does_not_compile does_not_compile
   expect_row "$book" dee does_not_compile forbidden_symbol
   expect_row "$book" eve does_not_compile does_not_compile
   expect_row "$book" fay does_not_compile does_not_compile
+  expect_row "$book" gus does_not_compile does_not_compile
 done
+grep -q "mallory is a symbolic link: not graded" "$work/err-whole" || fail "the linked student folder was not reported"
+grep -qE "holds 11[0-9]{5} bytes: a lab.{1,6}s file is at most 1048576 bytes" "$work/whole/students/gus/junit.xml" ||
+  fail "gus's report does not say the file is too large"
 grep -q "is a symbolic link or lies outside the submission" "$work/whole/students/fay/junit.xml" ||
   fail "fay's report does not say her files are links"
 grep -q "cudaStreamCreate" "$work/whole/students/dee/junit.xml" || fail "dee's report does not name the forbidden call"
 grep -q "has no sum_reduction.cu" "$work/whole/students/eve/junit.xml" || fail "eve's report does not say the file is missing"
 # Resume: nothing left to grade; the merge finds everyone.
 run --gradebook "$work/whole" > "$work/again"
-grep -q "6 students, 0 to grade" "$work/again" || fail "a second run graded again"
+grep -q "7 students, 0 to grade" "$work/again" || fail "a second run graded again"
 CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"
-grep -q "6 of 6 students" "$work/merge" || fail "--merge-only did not find every student"
+grep -q "7 of 7 students" "$work/merge" || fail "--merge-only did not find every student"
 # A student not yet graded is named by --merge-only, which then fails.
 rm "$work/whole/students/ben/.complete"
 if CUDA_VISIBLE_DEVICES= "$grade" --roster "$roster" --gradebook "$work/whole" --merge-only > "$work/merge"; then
