@@ -15,11 +15,19 @@
 
 namespace grading {
 
+namespace {
+// The part of nvcc's glue that registers a file's device code with the CUDA runtime (after "__cuda"): the
+// allow-list takes it, and registration_outside_nvcc() lets only nvcc's own code refer to it.
+constexpr const char* kRegistrationGlue =
+    "RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|RegisterManagedVar|UnregisterFatBinary|"
+    "InitModule";
+}  // namespace
+
 const std::vector<AllowRule>& import_allow_list() {
     static const std::vector<AllowRule> rules = {
         // What nvcc's generated code calls to register a file's kernels and launch them with <<<>>>.
-        {R"(__cuda(RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|RegisterManagedVar|)"
-         R"(UnregisterFatBinary|PushCallConfiguration|PopCallConfiguration|GetKernel|LaunchKernel|InitModule))",
+        {std::string("__cuda(") + kRegistrationGlue +
+             "|PushCallConfiguration|PopCallConfiguration|GetKernel|LaunchKernel)",
          "nvcc's own glue: registering the file's kernels (from nvcc's own code only: registration_outside_nvcc), "
          "and <<<>>> launches"},
         {"atexit", "nvcc's glue unregisters the file's kernels at exit (from nvcc's own code only)"},
@@ -272,9 +280,7 @@ std::vector<std::string> relocation_values(const std::string& relocations) {
 // nvcc's glue that registers a file's device code with the CUDA runtime, and atexit, by which its stub
 // unregisters it again.
 bool registration_glue(const std::string& symbol) {
-    static const std::regex glue(R"(__cuda(RegisterFatBinary|RegisterFatBinaryEnd|RegisterFunction|RegisterVar|)"
-                                 R"(RegisterManagedVar|RegisterTexture|RegisterSurface|RegisterLinkedBinary.*|)"
-                                 R"(UnregisterFatBinary|InitModule)|atexit)");
+    static const std::regex glue(std::string("__cuda(") + kRegistrationGlue + ")|atexit");
     return std::regex_match(symbol, glue);
 }
 }  // namespace

@@ -2,6 +2,7 @@
 #include "report_files.hpp"
 
 #include "report_html.hpp"
+#include "verdict.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -12,11 +13,7 @@ namespace grading {
 
 void write_reports(const std::vector<LabResult>& results, const RunInfo& info, const std::string& results_path,
                    const std::string& junit_path, const fs::path& artifacts, fs::file_time_type since) {
-    // A student's text in a message (an echoed source line, an exception's what()) need not be UTF-8:
-    // replaced, not thrown on.
-    std::ofstream(results_path) << gradescope_json(results, info).dump(2, ' ', false,
-                                                                       nlohmann::json::error_handler_t::replace)
-                                << "\n";
+    std::ofstream(results_path) << json_text(gradescope_json(results, info)) << "\n";
     std::ofstream(junit_path) << junit_xml(results, info);
     std::vector<StridePoint> curve;
     const fs::path csv = artifacts / "lab06_strides.csv";

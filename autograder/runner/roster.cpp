@@ -8,6 +8,7 @@
 #include "report_files.hpp"
 #include "staging.hpp"
 #include "tool_runs.hpp"
+#include "verdict.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
@@ -69,9 +70,7 @@ std::vector<std::string> write_gradebook(const fs::path& out, const std::vector<
     const std::string tag = ".tmp." + std::to_string(::getpid());
     const fs::path tmp_csv = out / ("gradebook.csv" + tag), tmp_json = out / ("gradebook.json" + tag);
     std::ofstream(tmp_csv) << gradebook_csv(rows, rubric);
-    std::ofstream(tmp_json) << nlohmann::json{{"students", rows}, {"missing", missing}}.dump(
-                                   2, ' ', false, nlohmann::json::error_handler_t::replace)
-                            << "\n";
+    std::ofstream(tmp_json) << json_text({{"students", rows}, {"missing", missing}}) << "\n";
     fs::rename(tmp_csv, out / "gradebook.csv");
     fs::rename(tmp_json, out / "gradebook.json");
     return missing;
@@ -249,8 +248,7 @@ int grade_roster(const GradingOptions& o, const RosterOptions& ro, const Rubric&
                 write_reports(results[i], si, (dir / "results.json").string(), (dir / "junit.xml").string(), dir,
                               started);
                 summary = student_summary(b.student, results[i], si, ro.gpu);
-                std::ofstream(dir / "summary.json")
-                    << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+                std::ofstream(dir / "summary.json") << json_text(summary) << "\n";
                 std::ofstream(dir / ".complete") << "graded\n";
             } catch (const std::exception& e) {
                 std::lock_guard<std::mutex> lock(m);

@@ -14,6 +14,13 @@
 
 namespace grading {
 
+/// @brief @p j as the JSON text of a file the runner writes (a verdict, a report, a gradebook), indented by
+/// 2. Such files hold the student's own text (an echoed source line, a refused region), which need not be
+/// UTF-8: bytes that are not are replaced, never thrown on.
+inline std::string json_text(const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 /// @brief One build step's verdict: {"stage", "ok", "class", "message", "notes", "checked"}.
 struct Verdict {
     std::string stage;                ///< "regions" or "audit"
@@ -38,10 +45,8 @@ struct Verdict {
         std::error_code made;
         if (!folder.empty()) std::filesystem::create_directories(folder, made);
         std::ofstream out(path, std::ios::trunc);
-        // A message may echo the student's bytes, UTF-8 or not: replaced, not thrown on.
-        out << nlohmann::json{{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes},
-                             {"checked", checked}}
-                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        out << json_text({{"stage", stage}, {"ok", ok}, {"class", cls}, {"message", message}, {"notes", notes},
+                          {"checked", checked}})
             << "\n";
         if (!out) {
             std::cerr << stage << ": cannot write " << path << "\n";
