@@ -570,6 +570,33 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     return out;
 }
 
+std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly) {
+    std::set<std::string> code;
+    {
+        std::istringstream in(disassembly);
+        std::string line;
+        const std::string head = "Disassembly of section ";
+        while (std::getline(in, line))
+            if (line.rfind(head, 0) == 0 && line.size() > head.size() + 1 && line.back() == ':')
+                code.insert(line.substr(head.size(), line.size() - head.size() - 1));
+    }
+    // "0000000000000210 l       .text\t0000000000000000 name": value, seven flag characters, section, size,
+    // name. A function has F among the flags, a section symbol d, an object O.
+    std::vector<std::string> out;
+    std::istringstream in(symbol_table);
+    std::string line;
+    const std::regex sym(R"(^[0-9a-fA-F]+ (.{7}) (\S+)\s+[0-9a-fA-F]+\s+(\S+)\s*$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (!std::regex_match(line, m, sym)) continue;
+        const std::string flags = m[1].str(), section = m[2].str();
+        if (!code.count(section)) continue;
+        if (flags.find_first_of("FdOf") != std::string::npos) continue;
+        if (std::find(out.begin(), out.end(), m[3].str()) == out.end()) out.push_back(m[3].str());
+    }
+    return out;
+}
+
 std::set<std::string> referenced_functions(const std::string& symbol_table, const std::string& relocations) {
     // Functions by where they start: (section, offset) -> name, from `objdump -t` lines such as
     // "0000000000000210 g     F .text\t0000000000000020 _ZN5lab0216atomic_max_floatEPff".

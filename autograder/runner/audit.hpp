@@ -101,6 +101,14 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
                                                    const std::string& relocations);
 
+/// @brief The symbols of `objdump -t`'s @p symbol_table that sit in code (a section `objdump -d`'s
+/// @p disassembly shows, "Disassembly of section NAME:") and are neither functions nor sections: labels,
+/// which only assembly makes (the compilers name a
+/// function's inner places .L..., kept out of the symbol table). The audit gives each piece of code to the
+/// symbol printed before it, and trusts the names of nvcc's own functions: a label of inline assembly
+/// spelled as one of them would pass the code after it off as nvcc's. No lab's object has one.
+std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly);
+
 /// @brief The functions of the PTX @p ptx (nvcc --keep's .ptx of the lab's object: every kernel and
 /// __device__ function the lab's code compiles to, the library code it pulls in included) that read the
 /// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. Any line that names the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -59,21 +60,33 @@ struct Lexer {
 
     // What the compiler reads as a line end or a line splice where this lexer would not, anywhere in a
     // region (code, comments and literals alike): a CR not followed by LF (GCC ends a line there, a `//`
-    // comment included), and a backslash followed by spaces or tabs before the line end (GCC splices the
-    // lines, with a warning). Either lets the compiler see code the lexer took for a comment or a literal.
+    // comment included); a backslash before the line end, after any spaces, tabs or a CR (GCC splices the
+    // lines, in a comment too); and control characters (GCC drops a NUL with a warning, so a backslash, a
+    // NUL and a line feed splice the lines as well). Any of them lets the compiler see code the lexer took
+    // for a comment or a literal: one rule for every context, so no context is missed.
     bool line_ends_agree() {
         const std::size_t n = s.size();
         for (std::size_t k = 0; k < n; ++k) {
             line += s[k] == '\n';
+            const unsigned char u = static_cast<unsigned char>(s[k]);
+            if ((u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f' && u != '\v') || u == 0x7f) {
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "0x%02x", u);
+                return fail(std::string("a control character (byte ") + hex + ") is not allowed in a region: the "
+                            "compiler and the grader's rules would read the line differently (save the file as "
+                            "plain text)");
+            }
             if (s[k] == '\r' && (k + 1 >= n || s[k + 1] != '\n'))
                 return fail("a carriage return (CR) may end a line only before a line feed: the compiler ends a line "
                             "at a CR alone (save the file with LF or CRLF line ends)");
             if (s[k] != '\\') continue;
             std::size_t j = k + 1;
             while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\f' || s[j] == '\v')) ++j;
-            if (j > k + 1 && j < n && (s[j] == '\n' || s[j] == '\r'))
-                return fail("a backslash followed by spaces at the end of a line joins the next line to it for the "
-                            "compiler: remove them");
+            if (j < n && (s[j] == '\n' || s[j] == '\r'))
+                return fail(j > k + 1 ? "a backslash followed by spaces at the end of a line joins the next line to it "
+                                        "for the compiler: remove them"
+                                      : "a line may not end with a backslash, in a comment or a literal too (it would "
+                                        "join the next line to it)");
         }
         line = 1;
         return true;

@@ -106,6 +106,17 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(function_region("// harmless comment \\ \nint x = 0;").find("backslash followed by spaces") != std::string::npos);
     CHECK(function_region("int t = 0; // harmless\r    asm volatile(\"\");\n").find("carriage return") != std::string::npos);
     CHECK(function_region("int \\u0061 = 0;").find("backslash is allowed only inside") != std::string::npos);
+    // A backslash before a CR LF or a NUL and a LF ends a `//` comment's line with a splice for GCC, so the
+    // next line's `/*` is the comment's and what follows is code; refused in every context, literals too.
+    CHECK(function_region("// note \\\r\n/*\nasm volatile(\"\");\n// */\n").find("may not end with a backslash") !=
+          std::string::npos);
+    CHECK(function_region(std::string("// note \\") + '\0' + "\n/*\nasm volatile(\"\");\n// */\n")
+              .find("control character (byte 0x00)") != std::string::npos);
+    CHECK(function_region("/* closed here *\\\n/ asm volatile(\"\"); /* */").find("may not end with a backslash") !=
+          std::string::npos);
+    CHECK(function_region("const char* s = \"a\\\nb\";").find("may not end with a backslash") != std::string::npos);
+    CHECK(function_region("int a = 1;\x01").find("control character (byte 0x01)") != std::string::npos);
+    CHECK(function_region("int a = 1;\f\tint b = 2;\r\n") == "");
     CHECK(function_region("const char* s = \"a\\\\b\\n\"; char c = '\\\\'; // a \\ in a comment\r\nint y = 0;\r\n") == "");
     CHECK(function_region("/* never closed").find("never closed") != std::string::npos);
     CHECK(function_region("const char* s = \"}").find("never closed") != std::string::npos);
@@ -448,6 +459,32 @@ TEST_CASE("only nvcc's own registration code may refer to the glue that register
     const auto data = registration_outside_nvcc({sti, unregister, launcher}, in_data);
     REQUIRE(data.size() == 1);
     CHECK(data[0].find("in its data") != std::string::npos);
+}
+
+TEST_CASE("labels made by assembly in code are found; functions, sections and data are not") {
+    const std::string disassembly = "\nDisassembly of section .text:\n\n0000000000000000 <_ZN5lab018sum_reduceEPKfmPf>:\n"
+                                    "\nDisassembly of section .text.unlikely:\n";
+    const std::string table =
+        "SYMBOL TABLE:\n"
+        "0000000000000000 l    df *ABS*\t0000000000000000 sum_reduction.cudafe1.cpp\n"
+        "0000000000000000 l    d  .text\t0000000000000000 .text\n"
+        "0000000000000000 l       .nv_fatbin\t0000000000000000 fatbinData\n"
+        "0000000000000015 l       .rodata.str1.1\t0000000000000000 .LC4\n"
+        "0000000000000000 l     F .text\t000000000000000c _ZL26__cudaUnregisterBinaryUtilv\n"
+        "0000000000000010 l     F .text.unlikely\t0000000000000010 _ZN5lab018sum_reduceEPKfmPf.cold\n"
+        "0000000000000018 l     O .bss\t0000000000000008 _ZL20__cudaFatCubinHandle\n"
+        "0000000000000210 g     F .text\t0000000000000020 _ZN5lab018sum_reduceEPKfmPf\n";
+    CHECK(labels_in_code(table, disassembly).empty());
+    // A label of inline assembly spelled as nvcc's inlined registration callback, inside a lab function.
+    const auto found = labels_in_code(table + "00000000000003b7 l       .text\t0000000000000000 "
+                                              "_ZL31__nv_cudaEntityRegisterCallbackPPv\n",
+                                      disassembly);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "_ZL31__nv_cudaEntityRegisterCallbackPPv");
+    // In a code section of its own making, too.
+    CHECK(labels_in_code(table + "0000000000000000 l       .mine\t0000000000000000 stamp\n",
+                         disassembly + "\nDisassembly of section .mine:\n")
+              .size() == 1);
 }
 
 // --- The report channel ---------------------------------------------------------------------------
