@@ -153,7 +153,9 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
               .find("preprocessor") != std::string::npos);
     CHECK(function_region("#pragma unroll 4 /* four */\n").find("preprocessor") != std::string::npos);
     CHECK(function_region("#pragma unroll // every k of the tile\nfor (int k = 0; k < 8; ++k) x[k] = 0;") == "");
-    CHECK(function_region("#pragma unroll // joined \\\nasm(\"trap;\");").find("preprocessor") != std::string::npos);
+    // (Refused for the backslash before the line end first, which any context refuses now.)
+    CHECK(function_region("#pragma unroll // joined \\\nasm(\"trap;\");").find("may not end with a backslash") !=
+          std::string::npos);
     // An attribute's brackets with a comment between them are still an attribute.
     CHECK(namespace_region("[/**/[gnu::constructor]/**/] void early() {}").find("[[ ]]") != std::string::npos);
     CHECK(namespace_region("[ //\n[gnu::used]] int x;").find("[[ ]]") != std::string::npos);
