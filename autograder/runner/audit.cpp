@@ -443,6 +443,18 @@ std::vector<std::pair<std::string, std::string>> device_instruction_users(const 
     return out;
 }
 
+namespace {
+// Attributes that run code, rename or move it, or hand their string to the assembler as it is written
+// (section and symver names: a newline there starts an assembler line of the region's making).
+bool refused_attribute(const std::string& name) {
+    for (const char* a : {"constructor", "destructor", "alias", "weakref", "ifunc", "section", "init_priority",
+                          "visibility", "weak", "cleanup", "symver", "copy", "naked", "retain", "externally_visible",
+                          "no_reorder", "patchable_function_entry", "target_clones"})
+        if (name == a) return true;
+    return false;
+}
+}  // namespace
+
 std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     std::vector<std::string> out;
     std::istringstream in(ii);
@@ -537,6 +549,12 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                             }
                         }
                         if (id == "asm" || id == "__asm" || id == "__asm__") add("inline assembly (" + id + ")");
+                        // A linkage block or declaration, however a macro spelled it (glibc's __BEGIN_DECLS):
+                        // a lab's names are C++ names in its namespace.
+                        if (id == "extern") {
+                            const std::size_t q = line.find_first_not_of(" \t", j);
+                            if (q != std::string::npos && line.compare(q, 3, "\"C\"") == 0) add("extern \"C\"");
+                        }
                         i = j;
                         if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;
                         // The attribute's parenthesized list: the names in it, at any depth.
@@ -552,13 +570,36 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                                 std::string name = line.substr(k, e - k);  // __constructor__ is constructor
                                 if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0)
                                     name = name.substr(2, name.size() - 4);
-                                for (const char* a : {"constructor", "destructor", "alias", "weakref", "ifunc", "section",
-                                                      "init_priority", "visibility", "weak", "cleanup"})
-                                    if (name == a) add("an attribute (" + name + ")");
+                                if (refused_attribute(name)) add("an attribute (" + name + ")");
                                 k = e - 1;
                             }
                         }
                         i = k < line.size() ? k + 1 : line.size();
+                    } else if (c == '[' && line.find_first_not_of(" \t", i + 1) != std::string::npos &&
+                               line[line.find_first_not_of(" \t", i + 1)] == '[') {
+                        // A standard attribute, however its brackets were spelled apart (an empty macro between
+                        // them): its names, a namespace's prefix (gnu::) set aside.
+                        const std::size_t open = line.find_first_not_of(" \t", i + 1);
+                        const std::size_t close = line.find("]]", open + 1);
+                        const std::string inside = line.substr(open + 1, (close == std::string::npos ? line.size() : close) - open - 1);
+                        for (std::size_t k = 0; k < inside.size();) {
+                            if (inside[k] == '"') {  // a string argument: section("...")
+                                std::size_t e = k + 1;
+                                while (e < inside.size() && inside[e] != '"') e += inside[e] == '\\' ? 2 : 1;
+                                k = e + 1;
+                            } else if (std::isalpha(static_cast<unsigned char>(inside[k])) || inside[k] == '_') {
+                                std::size_t e = k;
+                                while (e < inside.size() && (std::isalnum(static_cast<unsigned char>(inside[e])) || inside[e] == '_')) ++e;
+                                std::string name = inside.substr(k, e - k);
+                                if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0)
+                                    name = name.substr(2, name.size() - 4);
+                                if (refused_attribute(name)) add("an attribute (" + name + ")");
+                                k = e;
+                            } else {
+                                ++k;
+                            }
+                        }
+                        i = close == std::string::npos ? line.size() : close + 2;
                     } else {
                         ++i;
                     }
@@ -585,15 +626,34 @@ std::vector<std::string> labels_in_code(const std::string& symbol_table, const s
     std::vector<std::string> out;
     std::istringstream in(symbol_table);
     std::string line;
-    const std::regex sym(R"(^[0-9a-fA-F]+ (.{7}) (\S+)\s+[0-9a-fA-F]+\s+(\S+)\s*$)");
+    const std::regex sym(R"(^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(\S+)\s*$)");
     std::smatch m;
+    const auto add = [&](const std::string& name) {
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    };
+    struct Function {
+        unsigned long long start, size;
+        std::string name;
+    };
+    std::map<std::string, std::vector<Function>> functions;  // by section
     while (std::getline(in, line)) {
         if (!std::regex_match(line, m, sym)) continue;
-        const std::string flags = m[1].str(), section = m[2].str();
-        if (!code.count(section)) continue;
-        if (flags.find_first_of("FdOf") != std::string::npos) continue;
-        if (std::find(out.begin(), out.end(), m[3].str()) == out.end()) out.push_back(m[3].str());
+        const std::string flags = m[2].str(), section = m[3].str(), name = m[5].str();
+        if (!code.count(section) || flags.find('d') != std::string::npos) continue;
+        if (flags.find('F') == std::string::npos) {
+            if (flags.find_first_of("Of") == std::string::npos) add(name);
+            continue;
+        }
+        // A function the compiler made has its size; assembly that types a label as a function (.type
+        // name, @function) gives it none, or puts it inside another function.
+        const unsigned long long start = std::stoull(m[1].str(), nullptr, 16), size = std::stoull(m[4].str(), nullptr, 16);
+        if (size == 0) add(name);
+        functions[section].push_back({start, size, name});
     }
+    for (const auto& [section, list] : functions)
+        for (const Function& f : list)
+            for (const Function& g : list)
+                if (&f != &g && f.start > g.start && f.start < g.start + g.size) add(f.name);
     return out;
 }
 

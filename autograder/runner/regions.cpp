@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,8 +30,33 @@ std::vector<std::string> split_lines(const std::string& text) {
     while (std::getline(in, line)) lines.push_back(line);
     return lines;
 }
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+// Identifiers as a region may spell them: ASCII letters, digits and underscores. '$' (a GNU extension) and
+// bytes of UTF-8 letters are identifier characters to GCC but not here: a region holds neither outside its
+// comments and literals (Lexer::run refuses them), so the two never read an identifier's end differently.
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The reserved names (a leading underscore and a capital, or two leading underscores) a region may use: CUDA's
+// qualifiers and the like. Every other reserved name is the compiler's or a library's, and many of those are
+// macros whose expansion the region rules never see (an `extern "C" {`, a brace, an empty one that splits an
+// attribute's brackets, an attribute). Names with two leading underscores and a lower-case letter after
+// them that do not also end in two (__syncthreads, __shfl_down_sync, __ldg) are CUDA's functions, and allowed.
+bool allowed_reserved(const std::string& id) {
+    static const std::set<std::string> cuda = {
+        "__global__",     "__device__",       "__host__",          "__shared__",   "__constant__",
+        "__managed__",    "__restrict__",     "__forceinline__",   "__noinline__", "__launch_bounds__",
+        "__align__",      "__grid_constant__", "__maxnreg__",       "__cluster_dims__", "__inline__",
+        "__FILE__",       "__LINE__"};
+    if (id.size() < 2 || id[0] != '_') return true;
+    const bool upper = std::isupper(static_cast<unsigned char>(id[1])) != 0;
+    const bool dunder = id[1] == '_';
+    if (!upper && !dunder) return true;
+    if (cuda.count(id)) return true;
+    if (dunder && id.size() > 2 && !std::isupper(static_cast<unsigned char>(id[2])) && id[2] != '_' &&
+        !(id.size() > 4 && id.compare(id.size() - 2, 2, "__") == 0))
+        return true;
+    return false;
+}
 
 // A small C++ lexer: just enough to see code apart from comments and literals, and to follow the
 // nesting of (), [] and {}. It reports what check_region_body() refuses; for a skeleton it reports
@@ -130,6 +156,10 @@ struct Lexer {
             }
             const bool was_line_start = line_start;
             line_start = false;
+            if (region && (c == '$' || static_cast<unsigned char>(c) >= 0x80))
+                return fail(c == '$' ? "'$' is not allowed in a region's code (only in comments and literals)"
+                                     : "a character outside ASCII is allowed in a region only in comments and literals "
+                                       "(names are ASCII letters, digits and underscores)");
             if (c == '#' && was_line_start && region && unroll_pragma(i)) continue;
             if (c == '#' || (c == '%' && d == ':')) {
                 if (region)
@@ -156,6 +186,11 @@ struct Lexer {
                 ++i;
                 while (i < n) {
                     const char e = s[i];
+                    // GCC takes '$' and UTF-8 letters into a number too (1'$ is not 1 then '$'): none here.
+                    if (region && (e == '$' || static_cast<unsigned char>(e) >= 0x80 ||
+                                   (e == '\'' && i + 1 < n && (s[i + 1] == '$' || static_cast<unsigned char>(s[i + 1]) >= 0x80))))
+                        return fail("a number may hold only ASCII letters, digits, '.', digit separators and signs "
+                                    "in a region");
                     if ((e == 'e' || e == 'E' || e == 'p' || e == 'P') && i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-')) i += 2;
                     else if (ident_char(e) || e == '.') ++i;
                     else if (e == '\'' && i + 1 < n && ident_char(s[i + 1])) i += 2;
@@ -271,6 +306,12 @@ struct Lexer {
                              "clock64() are fine)");
         if (id == "__attribute__" || id == "__attribute" || id == "__declspec")
             return fail(id + " is not allowed in a region (__launch_bounds__, __restrict__ and __align__ are fine)");
+        if (!allowed_reserved(id))
+            return fail("the name " + id + " is reserved for the compiler and its libraries (a leading underscore "
+                        "and a capital letter, or two underscores), and a region may not use it: many such names "
+                        "are macros whose expansion the grader's rules cannot see (CUDA's __global__, __device__, "
+                        "__shared__, __restrict__, __launch_bounds__ and its __functions such as __syncthreads are "
+                        "fine)");
         if (id == "namespace") namespace_pending = true;
         last_ident = id;
         return true;

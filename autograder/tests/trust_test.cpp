@@ -116,6 +116,21 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
           std::string::npos);
     CHECK(function_region("const char* s = \"a\\\nb\";").find("may not end with a backslash") != std::string::npos);
     CHECK(function_region("int a = 1;\x01").find("control character (byte 0x01)") != std::string::npos);
+    // '$' and UTF-8 letters are identifier characters to GCC (1'$ is one number, a UTF-8 letter before R"
+    // starts no raw string): a region holds them only in comments and literals.
+    CHECK(function_region("int a = 1'$'; (void)'/*';").find("a number may hold only") != std::string::npos);
+    CHECK(function_region("int $x = 0;").find("'$'") != std::string::npos);
+    CHECK(function_region("auto s = \xce\xbbR\"(\"; // )\";").find("outside ASCII") != std::string::npos);
+    CHECK(function_region("const char* s = \"\xce\xbb\"; // \xce\xbb in a comment") == "");
+    // Reserved names are the compiler's and the libraries', many of them macros the rules cannot see into;
+    // CUDA's qualifiers and its __functions are a region's to use.
+    CHECK(function_region("[ _GLIBCXX_END_NAMESPACE_VERSION [likely]] int x;").find("_GLIBCXX_END_NAMESPACE_VERSION is reserved") !=
+          std::string::npos);
+    CHECK(namespace_region("__BEGIN_DECLS int f(); __END_DECLS").find("__BEGIN_DECLS is reserved") != std::string::npos);
+    CHECK(function_region("_CCCL_PP_RBRACE() int g() { _CCCL_PP_LBRACE()").find("is reserved") != std::string::npos);
+    CHECK(namespace_region("__annotate__(symver(\"x\")) int h();").find("__annotate__ is reserved") != std::string::npos);
+    CHECK(namespace_region("__global__ void __launch_bounds__(256) k(float* __restrict__ p) { __shared__ float t[32]; "
+                           "t[threadIdx.x] = __ldg(p); __syncthreads(); p[0] = __shfl_down_sync(0xffffffffu, t[0], 1); }") == "");
     CHECK(function_region("int a = 1;\f\tint b = 2;\r\n") == "");
     CHECK(function_region("const char* s = \"a\\\\b\\n\"; char c = '\\\\'; // a \\ in a comment\r\nint y = 0;\r\n") == "");
     CHECK(function_region("/* never closed").find("never closed") != std::string::npos);
@@ -144,8 +159,8 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     // compiler reads ""_R"(" as ""_R and then "(", so what follows is code, and judged as code.
     CHECK(namespace_region("constexpr int operator\"\"_R(const char*, decltype(sizeof 0)) { return 0; }\n"
                            "inline constexpr int k = \"\"_R\"(\";\n#define HIDDEN 1\n//)\";")
-              .find("preprocessor") != std::string::npos);
-    CHECK(function_region("int k = \"\"_R\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
+              .find("_R is reserved") != std::string::npos);
+    CHECK(function_region("int k = \"\"_R\"(\"; asm(\"trap;\"); //)\";").find("_R is reserved") != std::string::npos);
     CHECK(function_region("int k = \"\"uR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
     CHECK(function_region("int k = xR\"(\"; asm(\"trap;\"); //)\";").find("asm") != std::string::npos);
     // A comment opened on a #pragma unroll line runs on past it for the compiler.
@@ -332,6 +347,16 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
                                                       ")x\"; __asm__ volatile(\".incbin \\\"secret\\\"\");\n");
     REQUIRE(spanning.size() == 1);
     CHECK(spanning[0] == "inline assembly (__asm__) (/home/s/t.cu, line 6)");
+    // A standard attribute whose brackets an empty macro kept apart for the region rules, and an extern "C"
+    // block a macro opened (glibc's __BEGIN_DECLS); gnu::used and the CUDA qualifiers' expansions are fine.
+    const auto split = region_code_in_preprocessed(
+        "# 80 \"/home/s/sum_reduction.cu\"\n    [ [gnu::section(\".x\\n.incbin \\\"s\\\"\"), gnu::used]] static const char h[1] = {0};\n"
+        "extern \"C\" {\n__attribute__((global)) void k(); __attribute__((symver(\"f@V\"))) int g();\n");
+    REQUIRE(split.size() == 3);
+    CHECK(split[0] == "an attribute (section) (/home/s/sum_reduction.cu, line 80)");
+    CHECK(split[1] == "extern \"C\" (/home/s/sum_reduction.cu, line 81)");
+    CHECK(split[2] == "an attribute (symver) (/home/s/sum_reduction.cu, line 82)");
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  [[likely]] if (x) y[ z[0] ] = 1;\n").empty());
     // Attributes: what __global__, __shared__ and the like expand to is fine; one that runs code before
     // main is not, however it was spelled.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) void k(float* section) {\n"
@@ -483,6 +508,13 @@ TEST_CASE("labels made by assembly in code are found; functions, sections and da
                                       disassembly);
     REQUIRE(found.size() == 1);
     CHECK(found[0] == "_ZL31__nv_cudaEntityRegisterCallbackPPv");
+    // A label typed as a function by assembly (.type name, @function): no size, or inside another function.
+    CHECK(labels_in_code(table + "00000000000003b7 l     F .text\t0000000000000000 _ZL31__nv_cudaEntityRegisterCallbackPPv\n",
+                         disassembly)
+              .size() == 1);
+    CHECK(labels_in_code(table + "0000000000000220 l     F .text\t0000000000000004 _ZL31__nv_cudaEntityRegisterCallbackPPv\n",
+                         disassembly)
+              .size() == 1);
     // In a code section of its own making, too.
     CHECK(labels_in_code(table + "0000000000000000 l       .mine\t0000000000000000 stamp\n",
                          disassembly + "\nDisassembly of section .mine:\n")
