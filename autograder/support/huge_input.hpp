@@ -28,10 +28,10 @@ inline constexpr const char* kHugeIndexHint =
 /// @brief Elements past index 2^32 - 1: an `unsigned` index has wrapped before it gets there.
 inline constexpr std::size_t kHugerN = (std::size_t(1) << 32) + 5;
 
-/// @brief The size as a message names it: "2^31 + 5" or "2^32 + 5" (else the number).
+/// @brief The size as a message names it: "2^31 + 5", "2^32 + 5", any 2^k + 5 so (else the number).
 inline std::string huge_label(std::size_t n) {
-    if (n == kHugeN) return "2^31 + 5";
-    if (n == kHugerN) return "2^32 + 5";
+    for (int k = 31; k < 63; ++k)
+        if (n == (std::size_t(1) << k) + 5) return "2^" + std::to_string(k) + " + 5";
     return std::to_string(n);
 }
 
