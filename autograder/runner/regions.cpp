@@ -46,7 +46,7 @@ bool allowed_reserved(const std::string& id) {
         "__global__",     "__device__",       "__host__",          "__shared__",   "__constant__",
         "__managed__",    "__restrict__",     "__forceinline__",   "__noinline__", "__launch_bounds__",
         "__align__",      "__grid_constant__", "__maxnreg__",       "__cluster_dims__", "__inline__",
-        "__FILE__",       "__LINE__"};
+        "__FILE__",       "__LINE__",         "__PRETTY_FUNCTION__", "__FUNCTION__"};
     if (id.size() < 2 || id[0] != '_') return true;
     const bool upper = std::isupper(static_cast<unsigned char>(id[1])) != 0;
     const bool dunder = id[1] == '_';

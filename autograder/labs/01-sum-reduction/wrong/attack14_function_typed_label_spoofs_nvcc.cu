@@ -21,8 +21,8 @@
 // function symbol rather than the last label printed; and the lexer fix of the digit separator.
 // Expected: refused_region.
 // The regions not given here are the solution's.
-// Caught now (refused_region): the region rules refuse reserved names (__PRETTY_FUNCTION__, and the digit separator's '$' that hid
-// the assembly); the audit refuses a function symbol with no size or inside another function.
+// Caught now (refused_region): the region rules refuse the digit separator's '$' that hid
+// the assembly; the audit refuses a function symbol with no size or inside another function.
 
     // BEGIN STUDENT REGION launch
     // A kernel of our own, from a fatbinary held as data: it writes %globaltimer to its argument.
