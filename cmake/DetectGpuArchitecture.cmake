@@ -1,6 +1,12 @@
 # Sets CMAKE_CUDA_ARCHITECTURES before the CUDA language is enabled: the architecture of the
-# GPU(s) nvidia-smi reports, or a portable default on a machine without a GPU (such as CI).
-set(_course_default_archs "75;80;86;89;90")
+# GPU(s) nvidia-smi reports, or, on a machine without a GPU, COURSE_NO_GPU_ARCHITECTURES: by default
+# every architecture the course supports (Turing and newer), so that what is built runs on any of them.
+# The ci preset narrows it to the oldest and the newest (75;90), half the compile time: CI has no GPU to
+# run what it builds, and the course's code has no code of its own per architecture (no __CUDA_ARCH__),
+# so the two ends of the range show that it compiles for the range.
+set(COURSE_NO_GPU_ARCHITECTURES "75;80;86;89;90" CACHE STRING
+    "CUDA architectures to build for when CMAKE_CUDA_ARCHITECTURES is native and no GPU is found")
+set(_course_default_archs "${COURSE_NO_GPU_ARCHITECTURES}")
 # Asked for by CMAKE_CUDA_ARCHITECTURES=native (the presets): what is found replaces "native".
 set(_course_force "")
 if(CMAKE_CUDA_ARCHITECTURES STREQUAL "native")
