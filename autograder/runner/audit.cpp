@@ -453,6 +453,88 @@ bool refused_attribute(const std::string& name) {
         if (name == a) return true;
     return false;
 }
+
+// The attributes a lab's lines may carry, however a macro spelled them: what CUDA's qualifiers expand to
+// (host_defines.h: __global__ is __attribute__((global)), __align__(n) is aligned(n), ...), the
+// standard ones, and GCC's that only inline, warn, align or describe. Any other is refused, so an attribute
+// GCC learns later is refused until it is read and listed here.
+bool allowed_attribute(const std::string& name) {
+    static const std::set<std::string> allowed = {
+        // CUDA's qualifiers
+        "host", "device", "global", "shared", "constant", "managed", "grid_constant", "launch_bounds", "maxnreg",
+        "local_maxnreg", "cluster_dims", "block_size", "nv_inline_hint", "nv_pure", "tile_global", "tile",
+        "tile_builtin", "device_builtin", "device_builtin_texture_type", "device_builtin_surface_type",
+        "cudart_builtin",
+        // the standard's
+        "noreturn", "carries_dependency", "deprecated", "fallthrough", "maybe_unused", "nodiscard", "likely",
+        "unlikely", "no_unique_address", "assume",
+        // GCC's that inline, warn, align or describe
+        "aligned", "always_inline", "noinline", "gnu_inline", "artificial", "flatten", "noclone", "noipa", "hot",
+        "cold", "pure", "const", "nothrow", "leaf", "unused", "used", "warn_unused_result", "nonnull",
+        "returns_nonnull", "malloc", "alloc_size", "alloc_align", "assume_aligned", "format", "format_arg",
+        "sentinel", "access", "nonstring", "packed", "may_alias", "vector_size", "mode", "unavailable",
+        "warning", "error", "warn_if_not_aligned", "designated_init", "transparent_union"};
+    return allowed.count(name) != 0;
+}
+
+// An attribute's bracketed list, line[open] being its first '(' (of __attribute__ or __declspec) or '['
+// (of [[, however far apart its brackets are): every name in it, at any depth, to name(n, attribute)
+// (__constructor__ read as constructor), where attribute says that n stands where an attribute's name
+// does (its arguments and a namespace's prefix do not: gnu:: and `using gnu:` name a namespace). String
+// and character literals are skipped, brackets in them included, and so are numbers (1'024). Returns the
+// index just past the bracket that closes the list, or line.size() when the line ends first.
+// @p names_at: the depth of the list's own brackets at which names are attributes' (2 for
+// __attribute__((...)) and [[...]], 1 for __declspec(...)).
+template <class OnName>
+std::size_t attribute_names(const std::string& line, std::size_t open, int names_at, OnName&& name) {
+    const char up = line[open], down = up == '(' ? ')' : ']';
+    int depth = 0, parens = 0;  // the list's own brackets; for [[...]], the parentheses inside them
+    bool after_using = false;   // `using NS :` names NS, not an attribute
+    std::size_t k = open;
+    while (k < line.size()) {
+        const char c = line[k];
+        if (c == up) {
+            ++depth, ++k;
+        } else if (c == down) {
+            ++k;
+            if (--depth == 0) return k;
+        } else if (up == '[' && (c == '(' || c == ')')) {
+            parens += c == '(' ? 1 : -1;
+            ++k;
+        } else if (c == '"' || c == '\'') {
+            std::size_t e = k + 1;
+            while (e < line.size() && line[e] != c) e += line[e] == '\\' ? 2 : 1;
+            k = e + 1;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '\'' ||
+                                       line[k] == '.' || line[k] == '_'))
+                ++k;
+        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+            std::size_t e = k;
+            while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
+            std::string n = line.substr(k, e - k);
+            if (n.size() > 4 && n.compare(0, 2, "__") == 0 && n.compare(n.size() - 2, 2, "__") == 0)
+                n = n.substr(2, n.size() - 4);
+            const std::size_t next = line.find_first_not_of(" \t", e);
+            const bool prefix = next != std::string::npos && line.compare(next, 2, "::") == 0;
+            bool attribute = depth == names_at && parens == 0 && !prefix;
+            if (attribute && up == '[' && n == "using") {
+                after_using = true;
+                attribute = false;
+            } else if (attribute && after_using) {
+                after_using = false;
+                attribute = false;
+                name("namespace " + n, false);
+            }
+            if (prefix) name("namespace " + n, false);
+            name(n, attribute);
+            k = e;
+        } else {
+            ++k;
+        }
+    }
+    return line.size();
+}
 }  // namespace
 
 std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
@@ -463,6 +545,15 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     const auto add = [&](const std::string& what) {
         const std::string where = what + " (" + file + ", line " + std::to_string(number) + ")";
         if (std::find(out.begin(), out.end(), where) == out.end()) out.push_back(where);
+    };
+    // An attribute GCC acts on in ways a lab may not (refused_attribute), at any depth of a list, or any
+    // attribute not listed as harmless (allowed_attribute), and any namespace of attributes but GCC's.
+    const auto refuse = [&](const std::string& name, bool attribute) {
+        if (name.compare(0, 10, "namespace ") == 0) {
+            if (name != "namespace gnu") add("an attribute's " + name);
+        } else if (refused_attribute(name) || (attribute && !allowed_attribute(name))) {
+            add("an attribute (" + name + ")");
+        }
     };
     // The end of a raw string literal that an earlier line opened and did not close (")delim\""), "" when
     // none: its lines are the literal's, whatever they hold (a '#' there starts no line marker).
@@ -558,48 +649,14 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                         i = j;
                         if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;
                         // The attribute's parenthesized list: the names in it, at any depth.
-                        std::size_t k = line.find_first_not_of(" \t", j);
+                        const std::size_t k = line.find_first_not_of(" \t", j);
                         if (k == std::string::npos || line[k] != '(') continue;
-                        int depth = 0;
-                        for (; k < line.size(); ++k) {
-                            if (line[k] == '(') ++depth;
-                            else if (line[k] == ')' && --depth == 0) break;
-                            else if (std::isalpha(static_cast<unsigned char>(line[k])) || line[k] == '_') {
-                                std::size_t e = k;
-                                while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
-                                std::string name = line.substr(k, e - k);  // __constructor__ is constructor
-                                if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0)
-                                    name = name.substr(2, name.size() - 4);
-                                if (refused_attribute(name)) add("an attribute (" + name + ")");
-                                k = e - 1;
-                            }
-                        }
-                        i = k < line.size() ? k + 1 : line.size();
+                        i = attribute_names(line, k, id == "__declspec" ? 1 : 2, refuse);
                     } else if (c == '[' && line.find_first_not_of(" \t", i + 1) != std::string::npos &&
                                line[line.find_first_not_of(" \t", i + 1)] == '[') {
                         // A standard attribute, however its brackets were spelled apart (an empty macro between
-                        // them): its names, a namespace's prefix (gnu::) set aside.
-                        const std::size_t open = line.find_first_not_of(" \t", i + 1);
-                        const std::size_t close = line.find("]]", open + 1);
-                        const std::string inside = line.substr(open + 1, (close == std::string::npos ? line.size() : close) - open - 1);
-                        for (std::size_t k = 0; k < inside.size();) {
-                            if (inside[k] == '"') {  // a string argument: section("...")
-                                std::size_t e = k + 1;
-                                while (e < inside.size() && inside[e] != '"') e += inside[e] == '\\' ? 2 : 1;
-                                k = e + 1;
-                            } else if (std::isalpha(static_cast<unsigned char>(inside[k])) || inside[k] == '_') {
-                                std::size_t e = k;
-                                while (e < inside.size() && (std::isalnum(static_cast<unsigned char>(inside[e])) || inside[e] == '_')) ++e;
-                                std::string name = inside.substr(k, e - k);
-                                if (name.size() > 4 && name.compare(0, 2, "__") == 0 && name.compare(name.size() - 2, 2, "__") == 0)
-                                    name = name.substr(2, name.size() - 4);
-                                if (refused_attribute(name)) add("an attribute (" + name + ")");
-                                k = e;
-                            } else {
-                                ++k;
-                            }
-                        }
-                        i = close == std::string::npos ? line.size() : close + 2;
+                        // them).
+                        i = attribute_names(line, i, 2, refuse);
                     } else {
                         ++i;
                     }

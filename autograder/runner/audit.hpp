@@ -130,8 +130,9 @@ std::vector<std::pair<std::string, std::string>> device_instruction_users(const 
 /// the lab's own .cu files (the course's file and the student's regions, told by the line markers; not the
 /// headers) that a region may not hold, however the source spelled it: inline assembly (asm, __asm,
 /// __asm__, made for instance by a header's token-pasting macro, `__CONCAT(__as, m__)`), preprocessor
-/// lines other than `#pragma unroll` (a _Pragma made the same way), and attributes that run, rename or move
-/// code (constructor, destructor, alias, weakref, ifunc, section, init_priority, visibility, weak, cleanup).
+/// lines other than `#pragma unroll` (a _Pragma made the same way), `extern "C"`, and attributes other than
+/// the harmless ones (CUDA's qualifiers, the standard's, GCC's that inline, warn, align or describe), in
+/// GCC's namespace or none: never one that runs, renames or moves code or hands a string to the assembler.
 /// Each as "what (file, line N)", once.
 std::vector<std::string> region_code_in_preprocessed(const std::string& ii);
 

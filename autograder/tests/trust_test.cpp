@@ -364,6 +364,33 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     const auto ctor = region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((__constructor__)) void early() {}\n");
     REQUIRE(ctor.size() == 1);
     CHECK(ctor[0] == "an attribute (constructor) (/home/s/t.cu, line 3)");
+    // A bracket in a string argument ends neither list (the names after it are read), and a name in a
+    // string is no attribute.
+    const auto quoted = region_code_in_preprocessed(
+        "# 3 \"/home/s/t.cu\"\n__attribute__((deprecated(\")))\"), constructor)) void a() {}\n"
+        "[[deprecated(\"]]\"), gnu::destructor]] void b() {}\n");
+    REQUIRE(quoted.size() == 2);
+    CHECK(quoted[0] == "an attribute (constructor) (/home/s/t.cu, line 3)");
+    CHECK(quoted[1] == "an attribute (destructor) (/home/s/t.cu, line 4)");
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((deprecated(\"no constructor\"), aligned(1'024))) int "
+                                      "v; [[deprecated(\"section\")]] int w;\n")
+              .empty());
+}
+
+TEST_CASE("an attribute on a lab's lines is one of the harmless ones, in GCC's namespace or none") {
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) __attribute__((launch_bounds(256, 2))) void k();\n"
+                                      "__attribute__((aligned(sizeof(float)), noinline)) int v; [[nodiscard, gnu::always_inline]] "
+                                      "int f(); [[using gnu: hot, cold]] void g(); [[maybe_unused]] int w;\n")
+              .empty());
+    const auto found = region_code_in_preprocessed(
+        "# 3 \"/home/s/t.cu\"\n[[gnu::target(\"default\")]] int f();\n[[clang::noinline]] int g();\n"
+        "__attribute__((noinit)) int x;\n[[using gnu: section(\".x\")]] int y;\n__attribute__((aligned(8), simd)) int h();\n");
+    REQUIRE(found.size() == 5);
+    CHECK(found[0] == "an attribute (target) (/home/s/t.cu, line 3)");
+    CHECK(found[1] == "an attribute's namespace clang (/home/s/t.cu, line 4)");
+    CHECK(found[2] == "an attribute (noinit) (/home/s/t.cu, line 5)");
+    CHECK(found[3] == "an attribute (section) (/home/s/t.cu, line 6)");
+    CHECK(found[4] == "an attribute (simd) (/home/s/t.cu, line 7)");
 }
 
 TEST_CASE("a host function that only calls exit is a __device__ function's stand-in only where nothing refers to it") {
