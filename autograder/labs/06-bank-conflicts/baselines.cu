@@ -12,10 +12,13 @@ namespace lab06::baseline {
 namespace {
 constexpr int kThreads = 256;
 constexpr int kWords = 1024;      // a power of two and a multiple of 32: `& (kWords - 1)` keeps the bank
-// ~0.16 ms at stride 1 (floats) on an H100. The detector's calls of the mystery and known kernels cross
-// the process boundary (interface.cpp), which adds tens of microseconds to each: the kernel is long
-// enough that the conflict, not that, sets the time.
-constexpr int kIterations = 1024;
+// ~0.6 ms at stride 1 (floats) on an H100. The detector's calls of the mystery and known kernels cross
+// the process boundary (interface.cpp), which adds tens of microseconds to each, and more, unevenly, when
+// other gradings keep the machine's CPUs busy: the kernel is long enough that the conflict, not that, sets
+// the time. A quarter of this (1024) let the reference detector take a 1-way mystery for 2 ways once on an
+// H200 beside another grading (2026-12-02): a 1-way call then needs some 200 us of delay, not 50, to
+// look like 2 ways.
+constexpr int kIterations = 4096;
 
 template <class Word>
 __global__ void strided_load_kernel(int stride, float* __restrict__ sink) {
