@@ -11,7 +11,8 @@
 # calls of a time-limited machine: build (configure and build), test (ctest), grade (solutions and
 # starters graded, six labs timed with the memory and race check, the solutions graded again with an
 # instructor's secret, the wrong-architecture exit), stability (the solutions graded 10 times: identical
-# verdicts; STABLE_ARGS, e.g. "--lab 07 --sanitizer off --profile off", narrows or lightens them), bench
+# verdicts; STABLE_ARGS, e.g. "--lab 07 --sanitizer off --profile off", narrows or lightens them;
+# STABLE_LOAD, e.g. "--lab 01", grades those labs over and over beside them), bench
 # (build/bench/bench: the references against the naive baselines and the peers, CSV and SVG in $LOGS;
 # BENCH_ARGS, e.g. "--lab 07 --lab 08", narrows it), roster (.ci/gpu-roster.sh: 30 generated
 # submissions, some also graded alone). A stage after build reuses $BUILD.
@@ -95,12 +96,24 @@ fi
 
 if has stability; then
 # The same submissions, ten (STABLE_N) fresh seeds: every check's verdict must be the same each time.
+# STABLE_LOAD (grade's options, e.g. "--lab 01 --lab 07"): meanwhile, those labs' solutions are graded
+# over and over beside them, whole (memory and race check, Nsight Compute), as another grading of a roster
+# or a service would be, so the verdicts are checked on a busy machine too.
 SECONDS=0
+load_pid=
+if [[ -n ${STABLE_LOAD:-} ]]; then
+  setsid bash -c "while :; do \"$BUILD/grade\" --tree solution --no-build $STABLE_LOAD >> \"$LOGS/stable-load.log\" 2>&1; done" &
+  load_pid=$!
+fi
 for i in $(seq 1 "${STABLE_N:-10}"); do
   "$BUILD/grade" --tree solution --no-build ${STABLE_ARGS:-} --results "$LOGS/stable-$i.json" > "$LOGS/stable-$i.log" 2>&1
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(' '.join(t['status'][0] for t in r['tests']), r['score'])" \
     "$LOGS/stable-$i.json"
 done | tee "$LOGS/stable.txt" | sort | uniq -c
+if [[ -n $load_pid ]]; then
+  kill -TERM -- "-$load_pid" 2> /dev/null; sleep 5; kill -KILL -- "-$load_pid" 2> /dev/null
+  echo "== beside them: $(grep -c '^Total' "$LOGS/stable-load.log") gradings of $STABLE_LOAD"
+fi
 [[ $(sort -u "$LOGS/stable.txt" | wc -l) -eq 1 ]] || stable_rc=1
 echo "== stability: ${STABLE_N:-10} gradings of the solutions, $(sort -u "$LOGS/stable.txt" | wc -l) distinct verdict(s), ${SECONDS}s"
 fi
