@@ -477,29 +477,47 @@ bool allowed_attribute(const std::string& name) {
     return allowed.count(name) != 0;
 }
 
-// An attribute's bracketed list, line[open] being its first '(' (of __attribute__ or __declspec) or '['
-// (of [[, however far apart its brackets are): every name in it, at any depth, to name(n, attribute)
-// (__constructor__ read as constructor), where attribute says that n stands where an attribute's name
-// does (its arguments and a namespace's prefix do not: gnu:: and `using gnu:` name a namespace). String
-// and character literals are skipped, brackets in them included, and so are numbers (1'024). Returns the
-// index just past the bracket that closes the list, or line.size() when the line ends first.
-// @p names_at: the depth of the list's own brackets at which names are attributes' (2 for
-// __attribute__((...)) and [[...]], 1 for __declspec(...)).
-template <class OnName>
-std::size_t attribute_names(const std::string& line, std::size_t open, int names_at, OnName&& name) {
-    const char up = line[open], down = up == '(' ? ')' : ']';
-    int depth = 0, parens = 0;  // the list's own brackets; for [[...]], the parentheses inside them
+// An attribute's bracketed list being read: the list of __attribute__((...)) or __declspec(...) ('(') or of
+// [[...]] ('[', however far apart its brackets are), which GCC's preprocessed output may spread over several
+// lines (a macro's arguments from the lab's file between line markers: `__attribute__((launch_bounds(` /
+// `# 32 "lab.cu"` / `kThreads` / ... / `)))`). The state carries over from one line to the next.
+struct AttributeList {
+    bool open = false;          // a list is being read
+    char up = '(', down = ')';  // its own brackets
+    int names_at = 2;           // the depth of its brackets at which names are attributes' (1 for __declspec)
+    int depth = 0, parens = 0;  // its brackets; for [[...]], the parentheses inside them
     bool after_using = false;   // `using NS :` names NS, not an attribute
-    std::size_t k = open;
+
+    void start(char bracket, int names_depth, int depth_before = 0) {
+        open = true;
+        up = bracket;
+        down = bracket == '(' ? ')' : ']';
+        names_at = names_depth;
+        depth = depth_before;
+        parens = 0;
+        after_using = false;
+    }
+};
+
+// Reads list @p a on from line[k]: every name in it, at any depth, to name(n, attribute) (__constructor__
+// read as constructor), where attribute says that n stands where an attribute's name does (its arguments
+// and a namespace's prefix do not: gnu:: and `using gnu:` name a namespace). String and character
+// literals are skipped, brackets in them included, and so are numbers (1'024). Returns the index just past
+// the bracket that closes the list (then !a.open), or std::string::npos when the line ends first.
+template <class OnName>
+std::size_t read_attribute_list(AttributeList& a, const std::string& line, std::size_t k, OnName&& name) {
     while (k < line.size()) {
         const char c = line[k];
-        if (c == up) {
-            ++depth, ++k;
-        } else if (c == down) {
+        if (c == a.up) {
+            ++a.depth, ++k;
+        } else if (c == a.down) {
             ++k;
-            if (--depth == 0) return k;
-        } else if (up == '[' && (c == '(' || c == ')')) {
-            parens += c == '(' ? 1 : -1;
+            if (--a.depth == 0) {
+                a.open = false;
+                return k;
+            }
+        } else if (a.up == '[' && (c == '(' || c == ')')) {
+            a.parens += c == '(' ? 1 : -1;
             ++k;
         } else if (c == '"' || c == '\'') {
             std::size_t e = k + 1;
@@ -515,14 +533,16 @@ std::size_t attribute_names(const std::string& line, std::size_t open, int names
             std::string n = line.substr(k, e - k);
             if (n.size() > 4 && n.compare(0, 2, "__") == 0 && n.compare(n.size() - 2, 2, "__") == 0)
                 n = n.substr(2, n.size() - 4);
+            // A namespace's prefix: `::` after it (on the same line; a prefix whose `::` stands on the next
+            // line is read as an attribute's name, and refused unless listed).
             const std::size_t next = line.find_first_not_of(" \t", e);
             const bool prefix = next != std::string::npos && line.compare(next, 2, "::") == 0;
-            bool attribute = depth == names_at && parens == 0 && !prefix;
-            if (attribute && up == '[' && n == "using") {
-                after_using = true;
+            bool attribute = a.depth == a.names_at && a.parens == 0 && !prefix;
+            if (attribute && a.up == '[' && n == "using") {
+                a.after_using = true;
                 attribute = false;
-            } else if (attribute && after_using) {
-                after_using = false;
+            } else if (attribute && a.after_using) {
+                a.after_using = false;
                 attribute = false;
                 name("namespace " + n, false);
             }
@@ -533,7 +553,7 @@ std::size_t attribute_names(const std::string& line, std::size_t open, int names
             ++k;
         }
     }
-    return line.size();
+    return std::string::npos;
 }
 }  // namespace
 
@@ -558,6 +578,15 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     // The end of a raw string literal that an earlier line opened and did not close (")delim\""), "" when
     // none: its lines are the literal's, whatever they hold (a '#' there starts no line marker).
     std::string raw_close;
+    // What the code of the lines before (blank lines and line markers aside) left open, read on the next
+    // line's code, whatever file its line marker names: an attribute list (GCC spreads a macro's expansion
+    // over lines when its arguments come from the lab's file); an __attribute__ (2) or __declspec (1) whose
+    // list starts on the next line; a '[' that ended the last line, which a '[' starting the next makes an
+    // attribute with, whatever stood between them in the source (an empty macro: `[` on one line,
+    // `CUDARTAPI [gnu::constructor]]` on the next).
+    AttributeList list;
+    int keyword_pending = 0;
+    bool open_bracket = false;
     while (std::getline(in, line)) {
         std::size_t from = 0;  // where the line's code starts
         if (!raw_close.empty()) {
@@ -584,6 +613,20 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
             }
         }
         const bool lab_source = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
+        const std::size_t first_code = line.find_first_not_of(" \t\r\f\v", from);
+        const bool code_line = first_code != std::string::npos && (from > 0 || line[first_code] != '#');
+        std::size_t start = from;  // where the lab's code on this line starts, after what the lines before left open
+        if (code_line) {
+            if (!list.open && keyword_pending != 0 && line[first_code] == '(') list.start('(', keyword_pending);
+            if (!list.open && open_bracket && line[first_code] == '[') list.start('[', 2, 1);  // its first '[' before
+            keyword_pending = 0;
+            open_bracket = false;
+            if (list.open) start = read_attribute_list(list, line, first_code, refuse);
+            if (start == std::string::npos) {  // the list goes on on the next line
+                ++number;
+                continue;
+            }
+        }
         if (lab_source) {
             if (from == 0 && at != std::string::npos && line[at] == '#') {
                 // What the preprocessor left of a region's lines: a #pragma (from _Pragma) other than unroll.
@@ -615,7 +658,7 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                     while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
                     return std::min(j + 1, line.size());
                 };
-                for (std::size_t i = from; i < line.size();) {
+                for (std::size_t i = start; i < line.size();) {
                     const char c = line[i];
                     if (c == '"' || c == '\'') {
                         i = skip_literal(i, false);
@@ -648,21 +691,29 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                         }
                         i = j;
                         if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;
-                        // The attribute's parenthesized list: the names in it, at any depth.
-                        const std::size_t k = line.find_first_not_of(" \t", j);
-                        if (k == std::string::npos || line[k] != '(') continue;
-                        i = attribute_names(line, k, id == "__declspec" ? 1 : 2, refuse);
-                    } else if (c == '[' && line.find_first_not_of(" \t", i + 1) != std::string::npos &&
-                               line[line.find_first_not_of(" \t", i + 1)] == '[') {
+                        // The attribute's parenthesized list: the names in it, at any depth, on this line and on.
+                        const int names_at = id == "__declspec" ? 1 : 2;
+                        const std::size_t k = line.find_first_not_of(" \t\r\f\v", j);
+                        if (k == std::string::npos) {
+                            keyword_pending = names_at;
+                        } else if (line[k] == '(') {
+                            list.start('(', names_at);
+                            i = std::min(read_attribute_list(list, line, k, refuse), line.size());
+                        }
+                    } else if (c == '[' && line.find_first_not_of(" \t\r\f\v", i + 1) != std::string::npos &&
+                               line[line.find_first_not_of(" \t\r\f\v", i + 1)] == '[') {
                         // A standard attribute, however its brackets were spelled apart (an empty macro between
-                        // them).
-                        i = attribute_names(line, i, 2, refuse);
+                        // them), on this line and on.
+                        list.start('[', 2);
+                        i = std::min(read_attribute_list(list, line, i, refuse), line.size());
                     } else {
                         ++i;
                     }
                 }
             }
         }
+        if (code_line && raw_close.empty() && !list.open && keyword_pending == 0)
+            open_bracket = line[line.find_last_not_of(" \t\r\f\v")] == '[';
         ++number;
     }
     return out;

@@ -393,6 +393,31 @@ TEST_CASE("an attribute on a lab's lines is one of the harmless ones, in GCC's n
     CHECK(found[4] == "an attribute (simd) (/home/s/t.cu, line 7)");
 }
 
+TEST_CASE("an attribute list is read on over the lines the preprocessor spread it on") {
+    // GCC spreads a macro's expansion over lines, with line markers, when its arguments come from the lab's
+    // file: the arguments of launch_bounds stand on a line of their own. None of that is refused.
+    CHECK(region_code_in_preprocessed("# 32 \"/home/s/t.cu\" 3 4\n__attribute__((global))\n# 32 \"/home/s/t.cu\"\n void\n"
+                                      "# 32 \"/home/s/t.cu\" 3 4\n __attribute__((launch_bounds(\n# 32 \"/home/s/t.cu\"\n"
+                                      " kThreads, kMinBlocks\n# 32 \"/home/s/t.cu\" 3 4\n )))\n\n# 33 \"/home/s/t.cu\"\n k(int n) {\n")
+              .empty());
+    // An empty macro between the brackets in the source (`[` then `CUDARTAPI [gnu::constructor]]`) leaves
+    // them on two lines, blank lines and line markers perhaps between them; a list the line does not
+    // close goes on on the next ones; so does one whose keyword ends a line.
+    const auto split = region_code_in_preprocessed(
+        "# 3 \"/home/s/t.cu\"\n[\n\n# 5 \"/home/s/t.cu\"\n [gnu::constructor]] void early() {}\n"
+        "[  [maybe_unused,\n    gnu::used, gnu::section(\".x\")]] static const char c[1] = {1};\n"
+        "__attribute__((noinline,\n constructor)) void f();\n__attribute__\n ((destructor)) void g();\n");
+    REQUIRE(split.size() == 4);
+    CHECK(split[0] == "an attribute (constructor) (/home/s/t.cu, line 5)");
+    CHECK(split[1] == "an attribute (section) (/home/s/t.cu, line 7)");
+    CHECK(split[2] == "an attribute (constructor) (/home/s/t.cu, line 9)");
+    CHECK(split[3] == "an attribute (destructor) (/home/s/t.cu, line 11)");
+    // A subscript that goes on on the next line is no attribute; nor is a '[' in a literal at a line's end.
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  x = tile[\n      idx[i]];\n  char c = '[';\n  [[likely]] y = 1;\n"
+                                      "  auto s = \"[\";\n[[nodiscard]] int g();\n  z = a[\n  b];\n")
+              .empty());
+}
+
 TEST_CASE("a host function that only calls exit is a __device__ function's stand-in only where nothing refers to it") {
     HostFunction stub{"_ZN5lab0116atomic_max_floatEPff", {"sub", "movl", "mov", "call"}, {"exit"}};
     HostFunction quit{"_ZN5lab014quitEv", {"sub", "movl", "mov", "call"}, {"exit"}};
