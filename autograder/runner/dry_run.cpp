@@ -8,14 +8,40 @@
 
 #include "device_info.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
 namespace grading {
 
 namespace {
+std::vector<std::string> split_paths(const std::string& joined) {
+    std::vector<std::string> out;
+    std::string::size_type start = 0;
+    while (start <= joined.size()) {
+        const auto end = std::min(joined.find(':', start), joined.size());
+        if (end > start) out.push_back(joined.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+// confined_compile and its options (the same as the lab programs' compiles: confined_compile.cpp), for a
+// compile that reads @p reads besides the system and the toolkit, and writes only in @p work.
+std::vector<std::string> confined_compile_launcher(const std::vector<std::string>& reads, const std::string& work) {
+    std::vector<std::string> l = {GRADER_CONFINED_COMPILE};
+    for (const auto& r : split_paths(GRADER_CONFINED_READS)) l.insert(l.end(), {"--read", r});
+    for (const auto& r : reads) l.insert(l.end(), {"--read", r});
+    l.insert(l.end(), {"--write", work, "--tmp", (fs::path(work) / "tmp").string()});
+    for (const auto& p : split_paths(GRADER_CONFINED_PROTECT)) l.insert(l.end(), {"--protect", p});
+    l.push_back("--");
+    return l;
+}
+
 // What a build without a GPU can say of a lab that compiles: what its build checked and let through, what
 // each kernel costs the GPU the build targets (resources.hpp), and what was not run, and why.
 void dry_run_report(const GradingOptions& o, const LabJob& j, std::ostream& out) {
@@ -23,9 +49,13 @@ void dry_run_report(const GradingOptions& o, const LabJob& j, std::ostream& out)
     const LabFiles files = course_lab_files(*j.lab);
     const fs::path graded = fs::path(o.build_dir) / "graded" / j.target / files.source;
     const int arch = std::atoi(GRADER_RESOURCE_ARCH);
+    const std::string interface_dir = (fs::path(GRADER_COURSE_LABS) / j.lab->dir).string();
+    const fs::path work = fs::path(o.build_dir) / "graded" / j.target / "resources";  // out of the grading slots' folder
     const ResourceReport r = kernel_resources(GRADER_NVCC, GRADER_NVCC_FLAGS, GRADER_CUDA_STANDARD, arch, graded.string(),
-                                              {(fs::path(GRADER_COURSE_LABS) / j.lab->dir).string(), GRADER_COMMON_DIR},
-                                              (fs::path(o.build_dir) / "grading" / "resources" / j.target).string());
+                                              {interface_dir, GRADER_COMMON_DIR}, work.string(),
+                                              confined_compile_launcher({interface_dir, GRADER_COMMON_DIR,
+                                                                         graded.string()},
+                                                                        work.string()));
     for (const auto& w : r.warnings) out << "  compiler warning: " << w << "\n";
     if (!r.error.empty()) {
         out << "  kernels: not read (" << r.error << ")\n";

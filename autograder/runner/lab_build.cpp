@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <sstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -42,6 +43,13 @@ ProcessOutcome build_lab(const std::string& build_dir, const std::string& target
     const auto audit = Verdict::read((work / "audit.json").string());
     for (const auto* v : {&regions, &audit})
         if (*v) notes.insert(notes.end(), (*v)->notes.begin(), (*v)->notes.end());
+    // What the compile's confinement could not do (confined_compile.cpp: no Landlock on this system), from
+    // its report, which the compile itself cannot write (what it prints could say anything).
+    std::istringstream confinement(read_text_file((work / "confinement.txt").string()).value_or(""));
+    for (std::string line; std::getline(confinement, line);) {
+        const std::string note = "the build: " + line;
+        if (!line.empty() && std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+    }
     for (const auto* v : {&regions, &audit})
         if (*v && (*v)->ok && !(*v)->checked.empty()) checked.push_back((*v)->checked);
     if (built) return {};

@@ -130,16 +130,17 @@ std::string resource_line(const KernelResources& k, const SmLimits& sm, std::vec
 
 ResourceReport kernel_resources(const std::string& nvcc, const std::string& flags, const std::string& standard, int arch,
                                 const std::string& source, const std::vector<std::string>& include_dirs,
-                                const std::string& work_dir) {
+                                const std::string& work_dir, const std::vector<std::string>& launcher) {
     ResourceReport r;
     std::error_code ec;
+    fs::remove_all(work_dir, ec);  // the compile may read it: nothing of an earlier submission's stays there
     fs::create_directories(work_dir, ec);
     const std::string a = std::to_string(arch);
     const fs::path ptx = fs::path(work_dir) / "kernels.ptx", cubin = fs::path(work_dir) / "kernels.cubin";
     const fs::path compile_log = fs::path(work_dir) / "nvcc.log", ptxas_log = fs::path(work_dir) / "ptxas.log";
-    for (const auto& p : {ptx, cubin, compile_log, ptxas_log}) fs::remove(p, ec);
 
-    std::vector<std::string> cmd = {nvcc, "-x", "cu", "-ptx", "-arch=compute_" + a};
+    std::vector<std::string> cmd = launcher;
+    cmd.insert(cmd.end(), {nvcc, "-x", "cu", "-ptx", "-arch=compute_" + a});
     if (!standard.empty()) cmd.push_back("-std=c++" + standard);
     std::istringstream words(flags);
     for (std::string w; words >> w;) cmd.push_back(w);

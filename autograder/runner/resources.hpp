@@ -61,8 +61,10 @@ struct ResourceReport {
 /// @param flags the labs' compiler flags (space-separated), with `-std=c++@p standard`, `-I` for each of
 ///        @p include_dirs
 /// @param work_dir a folder for the PTX, the cubin and the tools' output (created)
+/// @param launcher what the compile of the student's code runs under (confined_compile and its options, the
+///        last one `--`), or empty
 ResourceReport kernel_resources(const std::string& nvcc, const std::string& flags, const std::string& standard, int arch,
                                 const std::string& source, const std::vector<std::string>& include_dirs,
-                                const std::string& work_dir);
+                                const std::string& work_dir, const std::vector<std::string>& launcher = {});
 
 }  // namespace grading

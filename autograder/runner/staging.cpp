@@ -106,6 +106,24 @@ bool write_file(const fs::path& path, const std::string& content) {
     out << content;
     return static_cast<bool>(out.flush());
 }
+// Removes what the last compile of @p target left where the next one may read (confined_compile's folders
+// for it, autograder/CMakeLists.txt): the object and its dependency file in the object's folder (CMake's own
+// files there stay), nvcc's intermediate files and the compile's temporary ones.
+void forget_last_compile(const fs::path& build_dir, const RubricLab& lab, const std::string& target) {
+    std::error_code ec;
+    const fs::path objects = build_dir / "autograder" / "labs" / lab.dir / "CMakeFiles" / (target + "_code.dir");
+    std::vector<fs::path> old;
+    for (auto it = fs::recursive_directory_iterator(objects, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const auto ends = [&](const std::string& tail) {
+            return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        if (it->is_regular_file(ec) && (ends(".o") || ends(".o.d"))) old.push_back(it->path());
+    }
+    for (const auto& f : old) fs::remove(f, ec);
+    for (const char* d : {"keep", "tmp"}) fs::remove_all(build_dir / "graded" / target / d, ec);
+}
 }  // namespace
 
 LabFiles course_lab_files(const RubricLab& lab) {
@@ -133,6 +151,7 @@ std::vector<LabJob> stage_submission(const std::string& build_dir, const fs::pat
         const fs::path dest = slot_dir / lab->dir;
         std::error_code ec;
         fs::remove_all(dest, ec);
+        forget_last_compile(build_dir, *lab, j.target);
         fs::create_directories(dest);
         std::string refused;
         const std::vector<std::vector<std::string>> places = {

@@ -20,7 +20,9 @@ struct LabFiles {
 LabFiles course_lab_files(const RubricLab& lab);
 
 /// Copies a submission's lab files into @p slot's folder (the submission is only read) and returns the
-/// jobs that grade them with the slot's programs.
+/// jobs that grade them with the slot's programs. What the slot's last compile of each lab left (its object,
+/// nvcc's intermediate files) is removed first: the next compile may read its own folders, and those held
+/// the previous submission's code.
 std::vector<LabJob> stage_submission(const std::string& build_dir, const std::filesystem::path& submission,
                                      const Slot& slot, const std::vector<const RubricLab*>& labs);
 

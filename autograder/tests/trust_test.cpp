@@ -6,15 +6,20 @@
 #include "process.hpp"
 #include "regions.hpp"
 #include "results.hpp"
+#include "staging.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 using namespace grading;
+namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
@@ -663,4 +668,41 @@ TEST_CASE("the channel reaches the child on its descriptor with the key; the log
     std::ifstream in(log);
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     CHECK(text == "to-stdout\n");
+}
+
+// A grading slot's next compile may read its own folders (confined_compile): staging a submission removes
+// what the slot's last compile of the lab left there, the previous submission's object and nvcc's files,
+// and keeps CMake's own files.
+TEST_CASE("staging a submission removes the slot's last compile of the lab") {
+    const fs::path build = fs::temp_directory_path() / ("stage-test-" + std::to_string(::getpid()));
+    fs::remove_all(build);
+    RubricLab lab;
+    lab.id = "01";
+    lab.dir = "01-sum-reduction";
+    const std::string target = "lab01_slot1";
+    const fs::path objects = build / "autograder" / "labs" / lab.dir / "CMakeFiles" / (target + "_code.dir");
+    const fs::path deep = objects / "__" / "graded" / target;
+    fs::create_directories(deep);
+    const fs::path work = build / "graded" / target;
+    fs::create_directories(work / "keep");
+    fs::create_directories(work / "tmp");
+    for (const fs::path& f : {deep / "sum_reduction.cu.o", deep / "sum_reduction.cu.o.d", objects / "flags.make",
+                              work / "keep" / "sum_reduction.cpp4.ii", work / "tmp" / "x.s"})
+        std::ofstream(f) << "previous submission\n";
+    const fs::path submission = build / "submission";
+    fs::create_directories(submission / lab.dir);
+    std::ofstream(submission / lab.dir / "sum_reduction.cu") << "// the next submission\n";
+    Slot slot;
+    slot.number = 1;
+    const auto jobs = stage_submission(build.string(), submission, slot, {&lab});
+    REQUIRE(jobs.size() == 1);
+    CHECK(jobs[0].missing.empty());
+    CHECK(jobs[0].target == target);
+    CHECK_FALSE(fs::exists(deep / "sum_reduction.cu.o"));
+    CHECK_FALSE(fs::exists(deep / "sum_reduction.cu.o.d"));
+    CHECK_FALSE(fs::exists(work / "keep"));
+    CHECK_FALSE(fs::exists(work / "tmp"));
+    CHECK(fs::exists(objects / "flags.make"));
+    CHECK(fs::exists(build / "grading" / "slots" / "1" / lab.dir / "sum_reduction.cu"));
+    fs::remove_all(build);
 }
