@@ -42,6 +42,7 @@ set(release_entries
   autograder/tests/*.cpp       # the grader's unit tests; the instructor's test scripts stay out
   autograder/tests/shared_speed_test.py  # the checker of a unit test (shared_speed_checks.cpp)
   autograder/tests/on_assigned_gpu.sh  # the GPU tests' launcher on a machine of several GPUs, and its test
+  autograder/tests/confined_compile_test.sh  # the test that a lab's compile is confined
   autograder/tests/data)
 # Each lab's grader, autograder/labs/NN-name/: its files only (checks, baselines, rubric, CMakeLists.txt),
 # none of its folders (wrong/ and correct/ hold the grader's own test submissions), and not its bench.cpp.

@@ -20,7 +20,8 @@
 //     outside (ABI 6); and no capability, even run as root.
 // So the grader's solutions, the rubric, another student's staged files or verdicts and an instructor's
 // secret cannot be read while a lab builds, wherever they are, as long as they do not lie under a folder the
-// compile may read: each --protect PATH is checked, and one that does (or an allowed path inside one) stops
+// compile may read: each --protect PATH is checked, and each path of the environment's GRADER_CONFINED_PROTECT
+// (colon-separated: what the runner names for one grading), and one that does (or an allowed path inside one) stops
 // the compile with a message.
 //
 // What went wrong with the confinement (a system without Landlock, where COMMAND runs unconfined) is written
@@ -120,6 +121,14 @@ int main(int argc, char** argv) {
         else usage("unknown option " + a);
     }
     if (i >= argc) usage("no command to run after --");
+    // And what the runner names for this grading (grade: its secret file, roster and gradebook), which the
+    // compile's command line cannot know.
+    if (const char* more = std::getenv("GRADER_CONFINED_PROTECT"))
+        for (std::string rest = more; !rest.empty();) {
+            const auto colon = rest.find(':');
+            if (colon != 0) protect.emplace_back(rest.substr(0, colon));
+            rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+        }
     char** command = argv + i;
 
     // The folders of COMMAND's outputs: an object (-o FILE) and its dependency file (-MF FILE).

@@ -236,6 +236,8 @@ int main(int argc, char** argv) {
     fs::create_directories(out_dir);
     o.sanitizer = find_compute_sanitizer(sanitizer_path);
     o.ncu = find_tool(ncu_path, "ncu");
+    for (const std::string* p : {&secret_path, &roster_dir, &gradebook_dir})
+        if (!p->empty()) o.protect.push_back(fs::absolute(*p, ec).lexically_normal().string());
     if (!secret_path.empty()) {
         // Kept here: each lab program gets only a per-run value keyed by it (secret.hpp), never in argv or
         // the environment, and it is never printed.

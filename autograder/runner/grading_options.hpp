@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace grading {
 
@@ -25,6 +26,9 @@ struct GradingOptions {
     double profile_timeout_s = 180;
     std::optional<std::string> secret;  // the instructor's secret (--secret-file); never given to a lab as it is
     std::string gpu_lock;
+    /// @brief Paths a lab's compile must not be able to read besides the course's own (the secret file, the
+    /// roster, the gradebook): a compile whose confinement would let it read one stops (confined_compile.cpp).
+    std::vector<std::string> protect;
 };
 
 }  // namespace grading

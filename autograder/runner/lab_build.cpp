@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <sstream>
 #include <thread>
@@ -108,6 +110,10 @@ std::string files_changed(const std::vector<FileIdentity>& before) {
 
 void build_jobs(const GradingOptions& o, std::vector<LabJob>& jobs, const fs::path& log_dir, int parallel,
                 std::ostream* progress) {
+    // What the compiles must not reach besides the course's own: confined_compile reads it from here.
+    std::string protect;
+    for (const auto& p : o.protect) protect += (protect.empty() ? "" : ":") + p;
+    ::setenv("GRADER_CONFINED_PROTECT", protect.c_str(), 1);
     for (auto& j : jobs) {
         if (j.log_stem.empty()) j.log_stem = j.target;
         j.log = log_dir / (j.log_stem + ".log");

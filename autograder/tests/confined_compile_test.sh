@@ -83,5 +83,11 @@ fi
 rc=$?
 if [[ $rc -eq 125 ]] && grep -q "refusing to compile" "$work/protect.log"; then echo "ok: a protected file within reach (125)"
 else echo "FAIL: a protected file within reach: exit $rc"; cat "$work/protect.log"; fails=$((fails + 1)); fi
+# The same for a path the runner names in the environment (grade: its secret file, roster and gradebook).
+GRADER_CONFINED_PROTECT="/nonexistent:$outside/secret.txt" \
+  "${launcher[@]:0:${#launcher[@]}-1}" --read "$outside" -- true 2> "$work/protect-env.log"
+rc=$?
+if [[ $rc -eq 125 ]]; then echo "ok: a file the runner protects within reach (125)"
+else echo "FAIL: a file the runner protects within reach: exit $rc"; cat "$work/protect-env.log"; fails=$((fails + 1)); fi
 echo "$fails failure(s)"
 [[ $fails -eq 0 ]]
