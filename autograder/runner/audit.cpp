@@ -765,6 +765,36 @@ std::vector<std::string> labels_in_code(const std::string& symbol_table, const s
     return out;
 }
 
+std::vector<std::string> unexpected_sections(const std::string& section_headers) {
+    // The names the compilers give: exactly, or as a prefix followed by a name of the compiler's making
+    // (-ffunction-sections, COMDAT groups of inline functions and templates, string merging).
+    static const std::set<std::string> exact = {
+        ".text", ".rodata", ".data", ".bss", ".tdata", ".tbss", ".group", ".comment", ".eh_frame",
+        ".gcc_except_table", ".init_array", ".note.GNU-stack", ".note.gnu.property", ".nv_fatbin",
+        ".nvFatBinSegment", "__nv_module_id", ".data.rel", ".data.rel.ro", ".data.rel.local", ".data.rel.ro.local"};
+    static const char* const prefixes[] = {".text.", ".rodata.", ".data.", ".bss.", ".tdata.", ".tbss.",
+                                           ".gcc_except_table.", ".debug_"};
+    std::vector<std::string> out;
+    std::istringstream in(section_headers);
+    // "  0 .text  00000000  0000000000000000  0000000000000000  00000040  2**0  CONTENTS, ALLOC, LOAD, ..."
+    const std::regex row(R"(^\s*\d+\s+(\S+)\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+\S+\s*(.*)$)");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+        if (!std::regex_match(line, m, row)) continue;
+        const std::string name = m[1].str(), flags = m[2].str();
+        bool known = exact.count(name) > 0;
+        for (const char* p : prefixes)
+            if (!known && starts_with(name, p) && name.size() > std::strlen(p)) known = true;
+        const bool code = flags.find("CODE") != std::string::npos;
+        if (!known)
+            out.push_back("has a section " + name + ", which the compilers do not make of a lab's code (only assembly or "
+                          "a section attribute names one)");
+        else if (code && name != ".text" && !starts_with(name, ".text."))
+            out.push_back("has code in its section " + name + ", which holds no code as the compilers make it");
+    }
+    return out;
+}
+
 std::set<std::string> referenced_functions(const std::string& symbol_table, const std::string& relocations) {
     // Functions by where they start: (section, offset) -> name, from `objdump -t` lines such as
     // "0000000000000210 g     F .text\t0000000000000020 _ZN5lab0216atomic_max_floatEPff".

@@ -109,6 +109,15 @@ std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunctio
 /// spelled as one of them would pass the code after it off as nvcc's. No lab's object has one.
 std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly);
 
+/// @brief What the sections of `objdump -h -w`'s @p section_headers show that the compilers do not make of a
+/// lab's code: a section whose name is not among those nvcc and the host compiler give (code, constants,
+/// data, exception tables, the fatbinary and its registration's constructor list, debug information,
+/// notes of the stack and of the CPU's features), or that holds code (CODE) outside .text. Assembly can
+/// name a section the linker or the C library give a meaning (.preinit_array, .ctors, .init, a
+/// prioritised .init_array.NNNNN, .gnu.warning.*, an executable .note.GNU-stack), which no rule about
+/// the source must then foresee. One line a finding.
+std::vector<std::string> unexpected_sections(const std::string& section_headers);
+
 /// @brief The functions of the PTX @p ptx (nvcc --keep's .ptx of the lab's object: every kernel and
 /// __device__ function the lab's code compiles to, the library code it pulls in included) that read the
 /// GPU's global timer (%globaltimer, _lo, _hi), demangled; each once, in order. Any line that names the

@@ -131,6 +131,12 @@ int main(int argc, char** argv) {
     auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, host_code, grader_definitions,
                                           &referenced);
     for (const auto& line : grading::registration_outside_nvcc(host_code, *relocations)) finding.add(line);
+    const auto section_headers = output_of({objdump, "-h", "-w", object});
+    if (!section_headers) {
+        std::cerr << "audit_lab: could not read " << object << "'s sections with " << objdump << "\n";
+        return 2;
+    }
+    for (const auto& line : grading::unexpected_sections(*section_headers)) finding.add(line);
     for (const auto& label : grading::labels_in_code(*symbol_table, *code))
         finding.add("defines the label " + label + " in its code with assembly (the audit names code by the "
                     "functions the compiler made)");

@@ -706,3 +706,35 @@ TEST_CASE("staging a submission removes the slot's last compile of the lab") {
     CHECK(fs::exists(build / "grading" / "slots" / "1" / lab.dir / "sum_reduction.cu"));
     fs::remove_all(build);
 }
+
+// The audit reads the object's sections: names the compilers make pass, whatever follows their prefix;
+// one only assembly or a section attribute names, or code outside .text, is a finding.
+TEST_CASE("the audit refuses sections the compilers do not make") {
+    const auto row = [](int i, const std::string& name, const std::string& flags) {
+        return "  " + std::to_string(i) + " " + name +
+               "  00000014  0000000000000000  0000000000000000  00000040  2**2  " + flags + "\n";
+    };
+    const std::string head = "\nx.o:     file format elf64-x86-64\n\nSections:\nIdx Name  Size  VMA  LMA  File off  Algn  Flags\n";
+    std::string ordinary = head;
+    int i = 0;
+    for (const char* name : {".group", ".rodata.str1.8", ".data.rel.ro._ZTIN6course9CudaErrorE", ".nv_fatbin",
+                             ".nvFatBinSegment", ".init_array", ".gcc_except_table._ZN5lab01f", ".eh_frame",
+                             ".note.GNU-stack", ".comment", ".bss._ZGVZ4mainE1x", ".tbss", ".debug_line"})
+        ordinary += row(i++, name, "CONTENTS, ALLOC, LOAD, DATA");
+    ordinary += row(i++, ".text", "CONTENTS, ALLOC, LOAD, READONLY, CODE");
+    ordinary += row(i++, ".text._ZN5lab011fEv", "CONTENTS, ALLOC, LOAD, RELOC, READONLY, CODE");
+    CHECK(unexpected_sections(ordinary).empty());
+    for (const char* name : {".preinit_array", ".ctors", ".init", ".fini_array", ".init_array.00101",
+                             ".gnu.warning.exit", ".gnu.lto_main", ".text", ".rodata.", ".data"}) {
+        const bool code = std::string(name) != ".preinit_array" && std::string(name) != ".ctors";
+        const std::string text = ordinary + row(i, name, code ? "CONTENTS, ALLOC, LOAD, READONLY, CODE" : "CONTENTS, DATA");
+        const auto found = unexpected_sections(text);
+        const bool expected = std::string(name) != ".text";
+        CAPTURE(name);
+        CHECK(found.size() == (expected ? 1u : 0u));
+        if (!found.empty()) CHECK(found[0].find(name) != std::string::npos);
+    }
+    const auto stack = unexpected_sections(ordinary + row(i, ".note.GNU-stack", "CONTENTS, READONLY, CODE"));
+    REQUIRE(stack.size() == 1);
+    CHECK(stack[0].find("has code in its section .note.GNU-stack") != std::string::npos);
+}
