@@ -96,6 +96,29 @@ bool lies_under(const fs::path& p, const fs::path& root) {
     return true;
 }
 
+// The parts of a colon-separated list, empty ones included.
+std::vector<std::string> colon_list(const std::string& list) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+        const auto colon = list.find(':', start);
+        parts.push_back(list.substr(start, colon - start));
+        if (colon == std::string::npos) return parts;
+        start = colon + 1;
+    }
+}
+
+// The file execvp runs for @p name: @p name itself when it holds a '/', else the first executable of that name
+// on PATH; empty when there is none (execvp then says so).
+fs::path command_file(const char* name) {
+    if (std::strchr(name, '/')) return fs::absolute(name);
+    const char* path = std::getenv("PATH");
+    for (const auto& dir : colon_list(path ? path : "/usr/bin:/bin")) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+        if (::access(candidate.c_str(), X_OK) == 0) return fs::absolute(candidate);
+    }
+    return {};
+}
+
 struct Rule {
     fs::path path;
     std::uint64_t access;
@@ -125,12 +148,12 @@ int main(int argc, char** argv) {
     // And what the runner names for this grading (grade: its secret file, roster and gradebook), which the
     // compile's command line cannot know.
     if (const char* more = std::getenv("GRADER_CONFINED_PROTECT"))
-        for (std::string rest = more; !rest.empty();) {
-            const auto colon = rest.find(':');
-            if (colon != 0) protect.emplace_back(rest.substr(0, colon));
-            rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-        }
+        for (const auto& p : colon_list(more))
+            if (!p.empty()) protect.emplace_back(p);
     char** command = argv + i;
+    // The compiler itself may be a file outside the toolkit (a wrapper script in /usr/local/bin that execs the
+    // toolkit's nvcc, say): it may be read and run, and nothing else of its folder.
+    if (const fs::path self = command_file(command[0]); !self.empty()) reads.push_back(self);
 
     // The folders of COMMAND's outputs: an object (-o FILE) and its dependency file (-MF FILE).
     for (int k = i; k + 1 < argc; ++k)

@@ -72,6 +72,24 @@ fi
 if grep -rqs "$secret" "$work/objects" "$work/keep" "$work/tmp" "$work"/*.log; then
   echo "FAIL: the secret reached the compile's output"; fails=$((fails + 1))
 fi
+# The compiler named by a wrapper script outside the toolkit (as a /usr/local/bin/nvcc that execs the
+# toolkit's): the wrapper runs, and nothing else of its folder is readable.
+mkdir -p "$outside/bin"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$nvcc" > "$outside/bin/nvcc"
+chmod +x "$outside/bin/nvcc"
+echo "$secret" > "$outside/bin/secret.txt"
+incbin "$work/keep/own.txt"
+if "${launcher[@]}" "$outside/bin/nvcc" -c "$work/source.cu" -o "$work/objects/wrapper.o" > "$work/wrapper.log" 2>&1; then
+  echo "ok: the compiler through a wrapper script outside the toolkit"
+else
+  echo "FAIL: the compiler through a wrapper script: $(cat "$work/wrapper.log")"; fails=$((fails + 1))
+fi
+if "${launcher[@]}" "$outside/bin/nvcc" -c "$work/source.cu" -o "$work/objects/wrapper.o" -Xcompiler -include \
+  -Xcompiler "$outside/bin/secret.txt" > "$work/wrapper-beside.log" 2>&1; then
+  echo "FAIL: a file beside the wrapper was read"; fails=$((fails + 1))
+else
+  echo "ok: a file beside the wrapper not read"
+fi
 # A source that prints what the confinement would say: the report stays empty.
 printf '#pragma message("confined_compile: warning: the compile runs unconfined")\nint x;\n' > "$work/source.cu"
 expect ok "a source printing a warning of the confinement's" "$work/forged.log" "$work/objects/forged.o"
