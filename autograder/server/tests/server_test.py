@@ -9,7 +9,8 @@ life_of_a_submission  the starters and a lab that does not compile, through the 
 refusals              every bad request a 4xx with a message and nothing stored; tokens in no log
 restart_and_kill      a restart with submissions queued and running (SIGTERM, then kill -9 of the server),
                       kill -9 of a grading process, twice: each submission graded exactly once, or not graded
-load                  20 clients, 3 submissions each, at once: every one stored and graded once; p50/p95 figures
+load                  20 clients, 5 submissions each, at once, graded by a stand-in for grade (the service is
+                      what is loaded): every one stored, graded once and answered with its own result; p50/p95
 """
 import argparse
 import json
@@ -44,9 +45,10 @@ def check(cond, what):
 class Server:
     """One course-server process in a folder of its own (database, tokens, logs)."""
 
-    def __init__(self, root, students, extra=()):
+    def __init__(self, root, students, extra=(), grade=None):
         self.root = root
         self.extra = list(extra)
+        self.grade = grade or ARGS.grade
         self.tokens = {}
         self.proc = None
         self.url = None
@@ -65,7 +67,7 @@ class Server:
         log = open(os.path.join(self.root, "server-%d.log" % self.starts), "w")
         cmd = [ARGS.server, "--db", os.path.join(self.root, "class.sqlite"), "--tokens",
                os.path.join(self.root, "tokens.csv"), "--listen", "127.0.0.1:%d" % port, "--allow-no-gpu",
-               "--grade", ARGS.grade, "--no-prepare"] + self.extra
+               "--grade", self.grade, "--no-prepare"] + self.extra
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True)
         line = self.proc.stdout.readline()
         m = re.match(r"listening on (http://127\.0\.0\.1:\d+)", line)
@@ -414,17 +416,23 @@ def percentile(values, p):
 
 
 def load(tmp):
-    clients, each = 20, 3
+    """The service under load, its workers sandboxed as by default: each grading is queue_grade_stub.py's
+    (0.2 s, a results.json naming the submission's marker), so that what is measured and checked is the service's storing, queueing and
+    answering, not the compiler; the real grade runs in the other cases."""
+    clients, each = 20, 5
     students = ["s%02d" % i for i in range(clients)]
-    srv = Server(tmp, students, ["--workers", "2", "--per-hour", "100"])
+    stub = os.path.join(os.path.dirname(os.path.abspath(__file__)), "queue_grade_stub.py")
+    srv = Server(tmp, students, ["--workers", "2", "--per-hour", "100"],
+                 grade=stub)
     srv.start()
-    upload_s, total_s, errors, ids = [], [], [], []
+    upload_s, total_s, errors, ids, markers = [], [], [], [], {}
     lock = threading.Lock()
 
     def client(student):
         try:
             for n in range(each):
-                files = [(LAB01_FILE, starter(LAB01, LAB01_FILE, "%s %d" % (student, n)))]
+                marker = "%s-%d" % (student, n)
+                files = [(LAB01_FILE, starter(LAB01, LAB01_FILE) + "\n// submission: %s\n" % marker)]
                 t0 = time.monotonic()
                 status, answer = srv.submit(student, files)
                 t1 = time.monotonic()
@@ -439,6 +447,7 @@ def load(tmp):
                     upload_s.append(t1 - t0)
                     total_s.append(time.monotonic() - t0)
                     ids.append(answer["id"])
+                    markers[answer["id"]] = marker
         except Exception as e:  # reported below, by the main thread
             with lock:
                 errors.append("%s: %s" % (student, e))
@@ -457,6 +466,8 @@ def load(tmp):
         for i, t in zip(ids, total_s):
             v = srv.view(i)
             check(graded_once(v), "submission %d graded exactly once" % i)
+            check(markers[i] in json.dumps(v.get("results")),
+                  "submission %d (%s) answered with its own result" % (i, markers[i]))
             a = v["attempt_log"][0]
             grading_s.append(a["ended"] - a["started"])
             waiting_s.append(a["started"] - v["created"])
@@ -464,9 +475,10 @@ def load(tmp):
         check(srv.db_counts()[0] == clients * each, "the database holds each submission once")
     finally:
         srv.stop()
-    print("load: %d clients x %d submissions (Lab 01, build-only workers: 2) in %.1f s" % (clients, each, wall))
+    print("load: %d clients x %d submissions (Lab 01, 2 workers, grade stood in for: 0.2 s) in %.1f s"
+          % (clients, each, wall))
     for name, values in (("upload (POST answered)", upload_s), ("upload to result", total_s),
-                         ("waiting in the queue", waiting_s), ("grading (grade --allow-no-gpu)", grading_s),
+                         ("waiting in the queue", waiting_s), ("grading (the stand-in)", grading_s),
                          ("service overhead (the rest)", overhead_s)):
         print("  %-32s p50 %7.3f s   p95 %7.3f s" % (name, percentile(values, 50), percentile(values, 95)))
 
