@@ -9,7 +9,7 @@ life_of_a_submission  the starters and a lab that does not compile, through the 
 refusals              every bad request a 4xx with a message and nothing stored; tokens in no log
 restart_and_kill      a restart with submissions queued and running (SIGTERM, then kill -9 of the server),
                       kill -9 of a grading process, twice: each submission graded exactly once, or not graded
-load                  20 clients, 5 submissions each, at once, graded by a stand-in for grade (the service is
+load                  50 clients, 4 submissions each, at once, graded by a stand-in for grade (the service is
                       what is loaded): every one stored, graded once and answered with its own result; p50/p95
 """
 import argparse
@@ -419,7 +419,7 @@ def load(tmp):
     """The service under load, its workers sandboxed as by default: each grading is queue_grade_stub.py's
     (0.2 s, a results.json naming the submission's marker), so that what is measured and checked is the service's storing, queueing and
     answering, not the compiler; the real grade runs in the other cases."""
-    clients, each = 20, 5
+    clients, each = 50, 4
     students = ["s%02d" % i for i in range(clients)]
     stub = os.path.join(os.path.dirname(os.path.abspath(__file__)), "queue_grade_stub.py")
     srv = Server(tmp, students, ["--workers", "2", "--per-hour", "100"],
