@@ -5,14 +5,14 @@
 # outside what it was allowed (by assembly's .incbin, by #include) nor write its object outside its folder,
 # and what it prints cannot pass for the confinement's report.
 #
-#   confined_compile_test.sh WORK NVCC PROTECTED -- <confined_compile and its options, ending in -->
+#   confined_compile_test.sh WORK NVCC PROTECTED TOOLKIT_NVCC -- <confined_compile and its options, ending in -->
 # WORK: the folder the options were made for: its source.cu is the source they allow, keep/ and tmp/ its
 # writable folders, objects/ the object folder, confinement.txt the report; PROTECTED: a file the compile
-# must not read (the solution of Lab 01 in the course's repository). Skipped (77) where the system has no
-# Landlock.
+# must not read (the solution of Lab 01 in the course's repository); TOOLKIT_NVCC: the toolkit's own nvcc
+# (NVCC, the build's compiler, may itself be a wrapper of it). Skipped (77) where the system has no Landlock.
 set -u
-work=$1 nvcc=$2 protected=$3
-shift 4
+work=$1 nvcc=$2 protected=$3 toolkit_nvcc=$4
+shift 5
 launcher=("$@")
 outside=$(dirname "$work")/confined-outside
 rm -rf "$work" "$outside"
@@ -75,7 +75,7 @@ fi
 # The compiler named by a wrapper script outside the toolkit (as a /usr/local/bin/nvcc that execs the
 # toolkit's): the wrapper runs, and nothing else of its folder is readable.
 mkdir -p "$outside/bin"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$nvcc" > "$outside/bin/nvcc"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$toolkit_nvcc" > "$outside/bin/nvcc"
 chmod +x "$outside/bin/nvcc"
 echo "$secret" > "$outside/bin/secret.txt"
 incbin "$work/keep/own.txt"
