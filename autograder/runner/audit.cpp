@@ -658,10 +658,14 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                     while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
                     return std::min(j + 1, line.size());
                 };
+                // Where the last literal ended: an identifier right there is its suffix (""R, a user-defined
+                // literal), never the prefix of the next one: the compiler reads ""R"(" as ""R then the
+                // ordinary string "(", not as a raw string that would hide the lines up to a )".
+                std::size_t literal_end = std::string::npos;
                 for (std::size_t i = start; i < line.size();) {
                     const char c = line[i];
                     if (c == '"' || c == '\'') {
-                        i = skip_literal(i, false);
+                        i = literal_end = skip_literal(i, false);
                     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                                (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
                         std::size_t j = i + 1;
@@ -675,10 +679,11 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                         std::size_t j = i;
                         while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
                         const std::string id = line.substr(i, j - i);
-                        if (j < line.size() && (line[j] == '"' || line[j] == '\'')) {  // a prefixed literal
+                        const bool suffix = i == literal_end;
+                        if (!suffix && j < line.size() && (line[j] == '"' || line[j] == '\'')) {  // a prefixed literal
                             const bool raw = line[j] == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R");
                             if (raw || id == "L" || id == "u" || id == "U" || id == "u8") {
-                                i = skip_literal(j, raw);
+                                i = literal_end = skip_literal(j, raw);
                                 continue;
                             }
                         }
@@ -719,49 +724,144 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     return out;
 }
 
-std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly) {
-    std::set<std::string> code;
-    {
-        std::istringstream in(disassembly);
-        std::string line;
-        const std::string head = "Disassembly of section ";
-        while (std::getline(in, line))
-            if (line.rfind(head, 0) == 0 && line.size() > head.size() + 1 && line.back() == ':')
-                code.insert(line.substr(head.size(), line.size() - head.size() - 1));
-    }
-    // "0000000000000210 l       .text\t0000000000000000 name": value, seven flag characters, section, size,
-    // name. A function has F among the flags, a section symbol d, an object O.
-    std::vector<std::string> out;
+namespace {
+// One entry of `objdump -t`: "0000000000000210 l     F .text\t0000000000000040 name": value, seven flag
+// characters, section, size, name. A function has F among the flags, a section symbol d, an object O.
+struct TableSymbol {
+    unsigned long long value = 0, size = 0;
+    std::string flags, section, name;
+    bool function() const { return flags.find('F') != std::string::npos; }
+};
+
+std::vector<TableSymbol> parse_symbol_table(const std::string& symbol_table) {
+    std::vector<TableSymbol> out;
     std::istringstream in(symbol_table);
     std::string line;
-    const std::regex sym(R"(^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(\S+)\s*$)");
+    const std::regex sym(R"(^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(?:\.hidden\s+)?(\S+)\s*$)");
     std::smatch m;
+    while (std::getline(in, line))
+        if (std::regex_match(line, m, sym))
+            out.push_back({std::stoull(m[1].str(), nullptr, 16), std::stoull(m[4].str(), nullptr, 16), m[2].str(),
+                           m[3].str(), m[5].str()});
+    return out;
+}
+
+// The sections `objdump -d`'s @p disassembly shows ("Disassembly of section NAME:").
+std::set<std::string> code_sections(const std::string& disassembly) {
+    std::set<std::string> code;
+    std::istringstream in(disassembly);
+    std::string line;
+    const std::string head = "Disassembly of section ";
+    while (std::getline(in, line))
+        if (line.rfind(head, 0) == 0 && line.size() > head.size() + 1 && line.back() == ':')
+            code.insert(line.substr(head.size(), line.size() - head.size() - 1));
+    return code;
+}
+}  // namespace
+
+std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly) {
+    const std::set<std::string> code = code_sections(disassembly);
+    std::vector<std::string> out;
     const auto add = [&](const std::string& name) {
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
     };
-    struct Function {
-        unsigned long long start, size;
-        std::string name;
-    };
-    std::map<std::string, std::vector<Function>> functions;  // by section
-    while (std::getline(in, line)) {
-        if (!std::regex_match(line, m, sym)) continue;
-        const std::string flags = m[2].str(), section = m[3].str(), name = m[5].str();
-        if (!code.count(section) || flags.find('d') != std::string::npos) continue;
-        if (flags.find('F') == std::string::npos) {
-            if (flags.find_first_of("Of") == std::string::npos) add(name);
+    std::map<std::string, std::vector<TableSymbol>> functions;  // by section
+    for (const TableSymbol& t : parse_symbol_table(symbol_table)) {
+        if (!code.count(t.section) || t.flags.find('d') != std::string::npos) continue;
+        if (!t.function()) {
+            if (t.flags.find_first_of("Of") == std::string::npos) add(t.name);
             continue;
         }
         // A function the compiler made has its size; assembly that types a label as a function (.type
         // name, @function) gives it none, or puts it inside another function.
-        const unsigned long long start = std::stoull(m[1].str(), nullptr, 16), size = std::stoull(m[4].str(), nullptr, 16);
-        if (size == 0) add(name);
-        functions[section].push_back({start, size, name});
+        if (t.size == 0) add(t.name);
+        functions[t.section].push_back(t);
     }
     for (const auto& [section, list] : functions)
-        for (const Function& f : list)
-            for (const Function& g : list)
-                if (&f != &g && f.start > g.start && f.start < g.start + g.size) add(f.name);
+        for (const TableSymbol& f : list)
+            for (const TableSymbol& g : list)
+                if (&f != &g && f.value > g.value && f.value < g.value + g.size) add(f.name);
+    return out;
+}
+
+std::vector<std::string> code_outside_functions(const std::string& symbol_table, const std::string& disassembly) {
+    std::map<std::string, std::vector<std::pair<unsigned long long, unsigned long long>>> extents;  // by section
+    for (const TableSymbol& t : parse_symbol_table(symbol_table))
+        if (t.function()) extents[t.section].push_back({t.value, t.value + t.size});
+    // What an assembler puts between functions to align the next: no-operations of every length and int3.
+    static const std::regex padding(R"(^(nop[wlq]?|xchg\s+%ax,%ax|data16\b.*|cs\s+nop[wlq]?\b.*|int3)\b.*$)");
+    std::vector<std::string> out;
+    std::set<std::string> reported;
+    std::istringstream in(disassembly);
+    std::string line, section;
+    const std::string head = "Disassembly of section ";
+    const std::regex insn(R"(^\s*([0-9a-fA-F]+):\t(.*)$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (line.rfind(head, 0) == 0 && line.size() > head.size() + 1 && line.back() == ':') {
+            section = line.substr(head.size(), line.size() - head.size() - 1);
+            continue;
+        }
+        if (section.empty() || reported.count(section) || !std::regex_match(line, m, insn)) continue;
+        std::string text = m[2].str();
+        if (text.empty() || text[0] == '\t' || text[0] == ' ') continue;  // no instruction: a relocation's line
+        const unsigned long long at = std::stoull(m[1].str(), nullptr, 16);
+        bool inside = false;
+        for (const auto& [from, to] : extents[section]) inside = inside || (at >= from && at < to);
+        if (inside || std::regex_match(text, padding)) continue;
+        reported.insert(section);
+        std::ostringstream where;
+        where << section << "+0x" << std::hex << at;
+        out.push_back("has code at " + where.str() + " (" + text.substr(0, text.find_first_of(" \t")) +
+                      ") that lies in no function: only assembly puts code there, where the audit cannot give it to "
+                      "the function the compiler made");
+    }
+    return out;
+}
+
+std::vector<std::string> unexpected_constructors(const std::string& symbol_table, const std::string& relocations) {
+    // The constructors the compilers make: nvcc's registration of the file's kernels, and GCC's of a file's
+    // variables at namespace scope (their initializers are the lab's code, confined like its calls).
+    const auto compilers = [](const std::string& name) {
+        return name == "_ZL24__sti____cudaRegisterAllv" || starts_with(name, "_GLOBAL__sub_I_");
+    };
+    std::map<std::pair<std::string, unsigned long long>, std::string> starts;  // {section, offset} -> function
+    std::map<std::string, std::pair<std::string, unsigned long long>> by_name;
+    for (const TableSymbol& t : parse_symbol_table(symbol_table))
+        if (t.function()) {
+            starts[{t.section, t.value}] = t.name;
+            by_name[t.name] = {t.section, t.value};
+        }
+    std::vector<std::string> out;
+    std::istringstream in(relocations);
+    std::string line, section;
+    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
+    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+([^+\s]+)(?:\+0x([0-9a-fA-F]+))?\s*$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_match(line, m, header)) {
+            section = m[1].str();
+            continue;
+        }
+        if (!starts_with(section, ".init_array") && !starts_with(section, ".fini_array")) continue;
+        if (!std::regex_match(line, m, record)) continue;
+        const std::string target = m[1].str();
+        const unsigned long long offset = m[2].matched ? std::stoull(m[2].str(), nullptr, 16) : 0;
+        std::string function;
+        if (const auto s = starts.find({target, offset}); s != starts.end()) function = s->second;  // .text.startup+0x0
+        else if (const auto f = by_name.find(target); f != by_name.end() && offset == 0) function = target;
+        if (compilers(function)) continue;
+        std::ostringstream named;
+        if (!function.empty()) {
+            named << demangle(function);
+        } else {
+            named << target;
+            if (offset) named << "+0x" << std::hex << offset;
+        }
+        out.push_back("lists " + named.str() +
+                      " in " + section + ", to run before main() or at exit: only the compilers' own constructors may "
+                      "be there (a lab's code runs when the lab is called)");
+    }
     return out;
 }
 

@@ -109,6 +109,18 @@ std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunctio
 /// spelled as one of them would pass the code after it off as nvcc's. No lab's object has one.
 std::vector<std::string> labels_in_code(const std::string& symbol_table, const std::string& disassembly);
 
+/// @brief The code of `objdump -d`'s @p disassembly that lies in no function of `objdump -t`'s
+/// @p symbol_table (between a function's start and its size), alignment padding aside (no-operations,
+/// int3): only assembly puts code there, after a function the audit trusts (nvcc's registration) where
+/// the disassembler shows it as that function's. One line per section that has some.
+std::vector<std::string> code_outside_functions(const std::string& symbol_table, const std::string& disassembly);
+
+/// @brief The entries of the object's .init_array and .fini_array (from `objdump -r`'s @p relocations)
+/// that are not the start of a constructor the compilers make (nvcc's registration of the kernels, GCC's
+/// initialization of namespace-scope variables), found by name or by section and offset in
+/// @p symbol_table: code that a section attribute or assembly listed to run before main() or at exit.
+std::vector<std::string> unexpected_constructors(const std::string& symbol_table, const std::string& relocations);
+
 /// @brief What the sections of `objdump -h -w`'s @p section_headers show that the compilers do not make of a
 /// lab's code: a section whose name is not among those nvcc and the host compiler give (code, constants,
 /// data, exception tables, the fatbinary and its registration's constructor list, debug information,

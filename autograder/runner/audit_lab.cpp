@@ -137,6 +137,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     for (const auto& line : grading::unexpected_sections(*section_headers)) finding.add(line);
+    for (const auto& line : grading::code_outside_functions(*symbol_table, *code)) finding.add(line);
+    for (const auto& line : grading::unexpected_constructors(*symbol_table, *relocations)) finding.add(line);
     for (const auto& label : grading::labels_in_code(*symbol_table, *code))
         finding.add("defines the label " + label + " in its code with assembly (the audit names code by the "
                     "functions the compiler made)");

@@ -352,6 +352,14 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
                                                       ")x\"; __asm__ volatile(\".incbin \\\"secret\\\"\");\n");
     REQUIRE(spanning.size() == 1);
     CHECK(spanning[0] == "inline assembly (__asm__) (/home/s/t.cu, line 6)");
+    // A name right after a literal is its suffix (a user-defined literal ""R), not a raw string's prefix:
+    // ""R"(" is ""R then the string "(", so the lines after it are code, read as such.
+    const auto suffixed = region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto n = sizeof(\"\"R\"(\");\n"
+                                                      "  [ [gnu::section(\".x\\n.incbin \\\"s\\\"\")]] static char h[1];\n"
+                                                      "  const char* d = \")\";\n");
+    REQUIRE(suffixed.size() == 1);
+    CHECK(suffixed[0] == "an attribute (section) (/home/s/t.cu, line 4)");
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  auto s = u8\"a\"_x; auto t = R\"(\n  asm\n)\";\n").empty());
     // A standard attribute whose brackets an empty macro kept apart for the region rules, and an extern "C"
     // block a macro opened (glibc's __BEGIN_DECLS); gnu::used and the CUDA qualifiers' expansions are fine.
     const auto split = region_code_in_preprocessed(
@@ -737,4 +745,43 @@ TEST_CASE("the audit refuses sections the compilers do not make") {
     const auto stack = unexpected_sections(ordinary + row(i, ".note.GNU-stack", "CONTENTS, READONLY, CODE"));
     REQUIRE(stack.size() == 1);
     CHECK(stack[0].find("has code in its section .note.GNU-stack") != std::string::npos);
+}
+
+TEST_CASE("the audit refuses code outside every function and constructors the compilers did not make") {
+    // objdump's own lines for nvcc's registration with code appended after its end by assembly
+    // (.subsection 1 of .text.startup), listed in .init_array by section and offset.
+    const std::string table =
+        "0000000000000000 l    d  .text.startup\t0000000000000000 .text.startup\n"
+        "0000000000000000 l     F .text.startup\t0000000000000061 _ZL24__sti____cudaRegisterAllv\n"
+        "0000000000000010 g     F .text\t0000000000000153 .hidden _ZN5lab0319tiled_matmul_kernelEPKfS1_Pfiii\n"
+        "0000000000000000 l     F .text._ZN5lab034hookEv\t0000000000000005 _ZN5lab034hookEv\n";
+    const std::string appended =
+        "Disassembly of section .text.startup:\n\n0000000000000000 <_ZL24__sti____cudaRegisterAllv>:\n"
+        "   0:\tsub    $0x8,%rsp\n  5c:\tjmp    61 <_ZL24__sti____cudaRegisterAllv+0x61>\n"
+        "\t\t\t5d: R_X86_64_PLT32\tatexit-0x4\n"
+        "  61:\tsub    $0x8,%rsp\n  65:\tcall   6a <_ZL24__sti____cudaRegisterAllv+0x6a>\n"
+        "\t\t\t66: R_X86_64_PLT32\t_ZN5lab0311before_mainEv-0x4\n";
+    const auto outside = code_outside_functions(table, appended);
+    REQUIRE(outside.size() == 1);
+    CHECK(outside[0].find(".text.startup+0x61 (sub)") != std::string::npos);
+    // Alignment padding between functions is no code; the functions' own instructions are theirs.
+    const std::string padded =
+        "Disassembly of section .text:\n\n0000000000000000 <x>:\n   0:\tnopl   0x0(%rax)\n   4:\tcs nopw 0x0(%rax,%rax,1)\n"
+        "   e:\txchg   %ax,%ax\n\n0000000000000010 <_ZN5lab0319tiled_matmul_kernelEPKfS1_Pfiii>:\n  10:\tpush   %rbp\n"
+        " 162:\tret\n";
+    CHECK(code_outside_functions(table, padded).empty());
+    const std::string init = "RELOCATION RECORDS FOR [.init_array]:\nOFFSET           TYPE              VALUE\n"
+                             "0000000000000000 R_X86_64_64       .text.startup\n";
+    CHECK(unexpected_constructors(table, init).empty());
+    const auto after = unexpected_constructors(table, init + "0000000000000008 R_X86_64_64       .text.startup+0x0000000000000061\n");
+    REQUIRE(after.size() == 1);
+    CHECK(after[0].find("lists .text.startup+0x61 in .init_array") == 0);
+    const auto own = unexpected_constructors(
+        table, "RELOCATION RECORDS FOR [.fini_array]:\n0000000000000000 R_X86_64_64       _ZN5lab034hookEv\n");
+    REQUIRE(own.size() == 1);
+    CHECK(own[0].find("lists lab03::hook() in .fini_array") == 0);
+    CHECK(unexpected_constructors(
+              table + "0000000000000000 l     F .text.startup\t0000000000000020 _GLOBAL__sub_I_tiled_matmul.cu\n",
+              "RELOCATION RECORDS FOR [.init_array]:\n0000000000000000 R_X86_64_64       _GLOBAL__sub_I_tiled_matmul.cu\n")
+              .empty());
 }
