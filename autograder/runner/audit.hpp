@@ -38,6 +38,11 @@ struct AllowRule {
 /// @brief The course's allow-list of imports, the same for every lab.
 const std::vector<AllowRule>& import_allow_list();
 
+/// @brief True for an attribute a lab's code may carry, named without namespace or underscores
+/// (`always_inline` for `gnu::__always_inline__`): CUDA's qualifiers' expansions, the standard's, and GCC's
+/// that inline, warn, align or describe; never one that runs, renames or moves code.
+bool harmless_attribute(const std::string& name);
+
 /// @brief The demangled form of @p name (itself when it is not a C++ name).
 std::string demangle(const std::string& name);
 

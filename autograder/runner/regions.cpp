@@ -1,6 +1,8 @@
 // Student regions: comparison, checking and reassembly (see regions.hpp).
 #include "regions.hpp"
 
+#include "audit.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -46,7 +48,7 @@ bool allowed_reserved(const std::string& id) {
         "__global__",     "__device__",       "__host__",          "__shared__",   "__constant__",
         "__managed__",    "__restrict__",     "__forceinline__",   "__noinline__", "__launch_bounds__",
         "__align__",      "__grid_constant__", "__maxnreg__",       "__cluster_dims__", "__inline__",
-        "__FILE__",       "__LINE__",         "__PRETTY_FUNCTION__", "__FUNCTION__"};
+        "__FILE__",       "__LINE__",         "__PRETTY_FUNCTION__", "__FUNCTION__", "__func__"};
     if (id.size() < 2 || id[0] != '_') return true;
     const bool upper = std::isupper(static_cast<unsigned char>(id[1])) != 0;
     const bool dunder = id[1] == '_';
@@ -246,7 +248,7 @@ struct Lexer {
         if (pragma != "pragma" || unroll != "unroll") return false;
         while (words >> w) rest += w;
         for (char ch : rest)
-            if (!(ident_char(ch) || std::string("+-*/() ").find(ch) != std::string::npos)) return false;
+            if (!(ident_char(ch) || std::string("+-*/%()<>=!?:&|^~, ").find(ch) != std::string::npos)) return false;
         i = e;
         return true;
     }
@@ -317,20 +319,78 @@ struct Lexer {
         return true;
     }
 
-    // Only the standard's plain attributes may stand in a region: [[likely]], [[maybe_unused]], ...
+    // Only the harmless attributes may stand in a region, as the preprocessed-source scan reads them
+    // (harmless_attribute: the standard's, and GCC's that inline, warn, align or describe), each plain or
+    // in GCC's namespace (gnu::always_inline), with arguments or without ([[nodiscard("why")]]); never
+    // `using` a namespace. The arguments are read as code after this, like the rest of the region.
     bool attribute_list(std::size_t i) {
-        const std::size_t close = s.find("]]", i + 2);
-        if (close == std::string::npos) return fail("an attribute [[ is never closed");
-        std::string inside = s.substr(i + 2, close - i - 2), word;
-        for (char& ch : inside)
-            if (ch == ',') ch = ' ';
-        std::istringstream words(inside);
-        while (words >> word)
-            if (word != "likely" && word != "unlikely" && word != "maybe_unused" && word != "nodiscard" &&
-                word != "fallthrough")
-                return fail("the attribute [[" + word + "]] is not allowed in a region ([[likely]], [[unlikely]], "
-                            "[[maybe_unused]], [[nodiscard]] and [[fallthrough]] are)");
-        return true;
+        // Its end: the first "]]" outside a string or character literal (`[[deprecated("a ]] b")]]`).
+        std::size_t close = i + 2;
+        for (; close < s.size() && s.compare(close, 2, "]]") != 0; ++close)
+            if (s[close] == '"' || s[close] == '\'') {
+                const char quote = s[close];
+                for (++close; close < s.size() && s[close] != quote && s[close] != '\n'; ++close)
+                    if (s[close] == '\\') ++close;
+            }
+        if (close >= s.size()) return fail("an attribute [[ is never closed");
+        const std::string inside = s.substr(i + 2, close - i - 2);
+        const auto refuse = [&](const std::string& what) {
+            return fail("the attribute [[" + what + "]] is not allowed in a region (the standard's, such as "
+                        "[[likely]], [[nodiscard]] and [[noreturn]], and GCC's that inline, warn, align or describe, "
+                        "such as [[gnu::always_inline]], are)");
+        };
+        std::size_t k = 0;
+        const auto blank = [&] {
+            while (k < inside.size() && std::isspace(static_cast<unsigned char>(inside[k]))) ++k;
+        };
+        for (;;) {
+            blank();
+            if (k >= inside.size()) return true;
+            if (inside[k] == ',') {  // an empty item
+                ++k;
+                continue;
+            }
+            std::size_t e = k;
+            while (e < inside.size() && ident_char(inside[e])) ++e;
+            if (e == k) return refuse(inside.substr(k));
+            std::string name = inside.substr(k, e - k);
+            k = e;
+            blank();
+            if (inside.compare(k, 2, "::") == 0) {
+                if (name != "gnu" && name != "__gnu__") return refuse(name + "::");
+                k += 2;
+                blank();
+                e = k;
+                while (e < inside.size() && ident_char(inside[e])) ++e;
+                if (e == k) return refuse(name + "::");
+                name = inside.substr(k, e - k);
+                k = e;
+                blank();
+            }
+            std::string bare = name;
+            if (bare.size() > 4 && bare.compare(0, 2, "__") == 0 && bare.compare(bare.size() - 2, 2, "__") == 0)
+                bare = bare.substr(2, bare.size() - 4);
+            if (!harmless_attribute(bare)) return refuse(name);
+            if (k < inside.size() && inside[k] == '(') {  // its arguments, to the parenthesis that closes them
+                int depth = 0;
+                for (; k < inside.size(); ++k) {
+                    const char c = inside[k];
+                    if (c == '"' || c == '\'') {
+                        for (++k; k < inside.size() && inside[k] != c; ++k)
+                            if (inside[k] == '\\') ++k;
+                        continue;
+                    }
+                    if (c == '(') ++depth;
+                    if (c == ')' && --depth == 0) break;
+                }
+                if (k >= inside.size()) return refuse(name + "(");
+                ++k;
+                blank();
+            }
+            if (k >= inside.size()) return true;
+            if (inside[k] != ',') return refuse(inside.substr(k));
+            ++k;
+        }
     }
 
     bool punctuation(char c, std::size_t i) {
@@ -439,6 +499,7 @@ Skeleton skeleton_of(const std::string& text) {
             }
             inside = false;
             if (!body.empty()) body.pop_back();  // the last '\n'
+            if (!body.empty() && body.back() == '\r') body.pop_back();  // and its CR, in a file with CRLF line ends
             sk.bodies.push_back(body);
         } else if (!inside) {
             sk.lines.push_back(rstrip(line));

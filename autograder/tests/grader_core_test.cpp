@@ -582,6 +582,12 @@ TEST_CASE("starter and solution may differ only inside student regions") {
               .find("regions differ") != std::string::npos);
     CHECK(compare_skeletons(starter, "a\n// BEGIN STUDENT REGION k\nb\n").find("never closed") != std::string::npos);
     CHECK(skeleton_of(starter).regions == std::vector<std::string>{"k"});
+    // A file saved with CRLF line ends: each region's body ends without its last line's CR, so that the
+    // rules see CR LF pairs only (a CR alone ends a line for GCC, and is refused).
+    const Skeleton crlf = skeleton_of("a\r\n// BEGIN STUDENT REGION k\r\nx = 1;\r\ny = 2;\r\n// END STUDENT REGION\r\nb\r\n");
+    REQUIRE(crlf.bodies.size() == 1);
+    CHECK(crlf.bodies[0] == "x = 1;\r\ny = 2;");
+    CHECK(check_region_body(crlf.bodies[0], RegionScope::Function) == "");
 }
 
 TEST_CASE("a verdict is written to a bare file name, and an unwritable path is reported, not thrown") {

@@ -178,6 +178,21 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
           std::string::npos);
     // An attribute's brackets with a comment between them are still an attribute.
     CHECK(namespace_region("[/**/[gnu::constructor]/**/] void early() {}").find("[[ ]]") != std::string::npos);
+    // The harmless attributes, as the preprocessed-source scan reads them: the standard's, GCC's that inline,
+    // warn, align or describe, plain or in GCC's namespace, with arguments or without; nothing else.
+    CHECK(namespace_region("[[noreturn]] void stop(); [[gnu::always_inline, nodiscard(\"why\")]] inline int f() { return 1; }\n"
+                           "[[deprecated(\"old ]] one\"), gnu::cold]] int g(); [[gnu::aligned(alignof(int))]] int h;\n"
+                           "[[likely, ]] int i; [[]] int j;") == "");
+    CHECK(namespace_region("[[gnu::section(\".x\")]] int k;").find("[[section]] is not allowed") != std::string::npos);
+    CHECK(namespace_region("[[gnu::constructor]] void early();").find("[[constructor]] is not allowed") != std::string::npos);
+    CHECK(namespace_region("[[clang::noinline]] int f();").find("[[clang::]] is not allowed") != std::string::npos);
+    CHECK(namespace_region("[[using gnu: used]] int f();").find("[[using]] is not allowed") != std::string::npos);
+    CHECK(namespace_region("[[gnu::used gnu::section(\".x\")]] int f();").find("not allowed") != std::string::npos);
+    CHECK(namespace_region("[[gnu::target_clones(\"avx2\",\"default\")]] int f();").find("not allowed") != std::string::npos);
+    // __func__ is the standard's name of the function, no macro; a #pragma unroll count may be any constant
+    // expression of the usual operators.
+    CHECK(function_region("throw std::invalid_argument(std::string(__func__) + \": n < 1\");") == "");
+    CHECK(function_region("#pragma unroll (K < 5 ? 4 : 2)\nfor (int k = 0; k < 8; ++k) x += k;") == "");
     CHECK(namespace_region("[ //\n[gnu::used]] int x;").find("[[ ]]") != std::string::npos);
     CHECK(function_region("int v[4] = {}; v[ /* first */ 0] = 1;") == "");
     // extern followed by a raw or prefixed string names a linkage too.
@@ -295,6 +310,15 @@ TEST_CASE("the audit finds the device functions that use an instruction a lab re
     CHECK(device_instruction_users(tensor, {"mma"}).empty());
     CHECK(device_instruction_users(".visible .entry _ZN5lab031kEv()\n{\n\tmma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1}, {%r2}, {%r3}, {%r4};\n}\n",
                                    {"mma"}).size() == 1);
+    // The source's path in a .file directive is the student's choice of folder, no instruction; a quote
+    // that a comment opens hides nothing.
+    CHECK(device_instruction_users(".version 8.8\n\t.file\t1 \"/home/s/shfl.v1/labs/04-padded-transpose/transpose.cu\"\n"
+                                   "\t.file\t2 \"/home/s/vote.x/t.cu\", 1700000000, 1234\n"
+                                   ".visible .entry _ZN5lab041kEv()\n{\n\tret;\n}\n",
+                                   {"shfl", "vote"}).empty());
+    CHECK(device_instruction_users(".visible .entry _ZN5lab041kEv()\n{\n\t// \"\n\tshfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;\n"
+                                   "\t// \"\n}\n", {"shfl"}).size() == 1);
+    CHECK(device_instruction_users("\t.file\t1 \"a.cu\" shfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;\n", {"shfl"}).size() == 1);
     // Behind a block comment that holds a `//`, as for the timer: the whole line is looked at.
     CHECK(device_instruction_users(".visible .entry _ZN5lab041kEv()\n{\n\t/* // */ shfl.sync.bfly.b32 %r2|%p1, %r1, 1, 31, -1;\n}\n",
                                    {"shfl"}).size() == 1);
@@ -370,6 +394,13 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     CHECK(split[1] == "extern \"C\" (/home/s/sum_reduction.cu, line 81)");
     CHECK(split[2] == "an attribute (symver) (/home/s/sum_reduction.cu, line 82)");
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  [[likely]] if (x) y[ z[0] ] = 1;\n").empty());
+    // A qualified name in an attribute's arguments is an expression's, not an attribute namespace.
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) __attribute__((launch_bounds(Launch::kThreads, 2))) "
+                                      "void k(); __attribute__((aligned(alignof(std::uint32_t)))) int a;\n"
+                                      "[[gnu::aligned(alignof(std::uint64_t))]] int b;\n").empty());
+    const auto spaced = region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n[[clang::noinline, gnu::used]] int f();\n");
+    REQUIRE(spaced.size() == 1);
+    CHECK(spaced[0] == "an attribute's namespace clang (/home/s/t.cu, line 3)");
     // Attributes: what __global__, __shared__ and the like expand to is fine; one that runs code before
     // main is not, however it was spelled.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) void k(float* section) {\n"

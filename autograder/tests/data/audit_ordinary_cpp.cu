@@ -1,7 +1,9 @@
 // Audit sample: ordinary C++ in a lab's host code, which the audit must allow — standard exceptions
 // thrown and caught by type (by reference and by value, rethrown, caught as std::exception or with
 // ...), the lab's own exception type, <algorithm> and <numeric> templates, lambdas, std::array,
-// std::vector, std::string messages, std::min and std::max.
+// std::vector, std::string messages (std::to_string of an integer and of a double), std::min and std::max,
+// and two __device__ helpers whose host stand-ins are identical (nvcc makes one per helper, each calling
+// exit; GCC's identical-code folding would make one call the other).
 #include "cuda_check.hpp"
 
 #include <algorithm>
@@ -15,9 +17,14 @@
 #include <vector>
 
 namespace lab01 {
-__global__ void scale(float* x, int n, float by) {
+struct Launch {
+    static constexpr int kThreads = 256;
+};
+__device__ int lane_of(int t) { return t & 31; }
+__device__ int warp_of(int t) { return t & 31; }
+__global__ void __launch_bounds__(Launch::kThreads) scale(float* x, int n, float by) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) x[i] *= by;
+    if (i < n) x[i] *= by + static_cast<float>(lane_of(i) - warp_of(i));
 }
 
 namespace {
@@ -25,7 +32,7 @@ namespace {
 int checked(int v) {
     if (v < 0) throw std::invalid_argument("checked: " + std::to_string(v) + " is negative");
     if (v > (1 << 30)) throw std::out_of_range("checked: too large");
-    if (v == 3) throw std::runtime_error("checked: three");
+    if (v == 3) throw std::runtime_error("checked: three, or " + std::to_string(v * 0.5));
     if (v == 5) throw std::length_error("checked: five");
     if (v == 7) throw std::logic_error("checked: seven");
     if (v == 11) throw std::bad_alloc();
