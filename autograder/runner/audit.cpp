@@ -560,6 +560,13 @@ std::size_t read_attribute_list(AttributeList& a, const std::string& line, std::
             std::size_t e = k;
             while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
             std::string n = line.substr(k, e - k);
+            // A literal's prefix or suffix (R"x(...)x", u8"", ""_s): a raw string would have to be read as
+            // the compiler reads it, and no attribute of a lab's needs one; refused, whatever follows.
+            if ((e < line.size() && (line[e] == '"' || line[e] == '\'')) || (k > 0 && (line[k - 1] == '"' || line[k - 1] == '\''))) {
+                name("literal " + n, false);
+                k = e;
+                continue;
+            }
             if (n.size() > 4 && n.compare(0, 2, "__") == 0 && n.compare(n.size() - 2, 2, "__") == 0)
                 n = n.substr(2, n.size() - 4);
             // A namespace's prefix: `::` after it (on the same line; a prefix whose `::` stands on the next
@@ -602,6 +609,8 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     const auto refuse = [&](const std::string& name, bool attribute) {
         if (name.compare(0, 10, "namespace ") == 0) {
             if (name != "namespace gnu") add("an attribute's " + name);
+        } else if (name.compare(0, 8, "literal ") == 0) {
+            add("a prefixed or raw string literal in an attribute's list (" + name.substr(8) + ")");
         } else if (refused_attribute(name) || (attribute && !allowed_attribute(name))) {
             add("an attribute (" + name + ")");
         }
@@ -820,7 +829,8 @@ std::vector<std::string> code_outside_functions(const std::string& symbol_table,
     for (const TableSymbol& t : parse_symbol_table(symbol_table))
         if (t.function()) extents[t.section].push_back({t.value, t.value + t.size});
     // What an assembler puts between functions to align the next: no-operations of every length and int3.
-    static const std::regex padding(R"(^(nop[wlq]?|xchg\s+%ax,%ax|data16\b.*|cs\s+nop[wlq]?\b.*|int3)\b.*$)");
+    // Prefixes (data16, cs) only before a no-operation: data16 on any other instruction is that instruction.
+    static const std::regex padding(R"(^((data16|cs|ds)\s+)*(nop[wlq]?|xchg\s+%ax,%ax|int3)(\s.*)?$)");
     std::vector<std::string> out;
     std::set<std::string> reported;
     std::istringstream in(disassembly);

@@ -324,10 +324,14 @@ struct Lexer {
     // in GCC's namespace (gnu::always_inline), with arguments or without ([[nodiscard("why")]]); never
     // `using` a namespace. The arguments are read as code after this, like the rest of the region.
     bool attribute_list(std::size_t i) {
-        // Its end: the first "]]" outside a string or character literal (`[[deprecated("a ]] b")]]`).
+        // Its end: the first "]]" outside a string or character literal (`[[deprecated("a ]] b")]]`). Only
+        // plain literals: a prefixed or raw one (R"x(...)x", u8"...") has no place in an attribute, and a
+        // reading of it here would have to match the compiler's exactly.
         std::size_t close = i + 2;
         for (; close < s.size() && s.compare(close, 2, "]]") != 0; ++close)
-            if (s[close] == '"' || s[close] == '\'') {
+            if ((s[close] == '"' || s[close] == '\'') && ident_char(s[close - 1])) {
+                return fail("a prefixed or raw string literal in an attribute [[ ]]: write a plain \"...\" there");
+            } else if (s[close] == '"' || s[close] == '\'') {
                 const char quote = s[close];
                 for (++close; close < s.size() && s[close] != quote && s[close] != '\n'; ++close)
                     if (s[close] == '\\') ++close;

@@ -192,6 +192,8 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     // __func__ is the standard's name of the function, no macro; a #pragma unroll count may be any constant
     // expression of the usual operators.
     CHECK(function_region("throw std::invalid_argument(std::string(__func__) + \": n < 1\");") == "");
+    CHECK(namespace_region("[[gnu::aligned(sizeof(R\"x(\")x\"))]] static int pad = 0;").find("prefixed or raw string") !=
+          std::string::npos);
     CHECK(function_region("#pragma unroll (K < 5 ? 4 : 2)\nfor (int k = 0; k < 8; ++k) x += k;") == "");
     CHECK(namespace_region("[ //\n[gnu::used]] int x;").find("[[ ]]") != std::string::npos);
     CHECK(function_region("int v[4] = {}; v[ /* first */ 0] = 1;") == "");
@@ -394,6 +396,14 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     CHECK(split[1] == "extern \"C\" (/home/s/sum_reduction.cu, line 81)");
     CHECK(split[2] == "an attribute (symver) (/home/s/sum_reduction.cu, line 82)");
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  [[likely]] if (x) y[ z[0] ] = 1;\n").empty());
+    // A raw or prefixed literal in an attribute's list is refused: read as plain strings, its quotes would
+    // have hidden what follows (an attribute whose string the assembler takes as its source).
+    const auto raw_in_list = region_code_in_preprocessed(
+        "# 3 \"/home/s/t.cu\"\n[[gnu::aligned(sizeof(R\"x(\")x\"))]] static int pad = 0; [ [gnu::section(\".x\")]] static char h[1];\n");
+    REQUIRE(!raw_in_list.empty());
+    CHECK(raw_in_list[0] == "a prefixed or raw string literal in an attribute's list (R) (/home/s/t.cu, line 3)");
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n[[deprecated(u8\"old\")]] int f();\n").size() == 1);
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n[[deprecated(\"old ]] (\"), nodiscard(\"why\")]] int f();\n").empty());
     // A qualified name in an attribute's arguments is an expression's, not an attribute namespace.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n__attribute__((global)) __attribute__((launch_bounds(Launch::kThreads, 2))) "
                                       "void k(); __attribute__((aligned(alignof(std::uint32_t)))) int a;\n"
@@ -801,6 +811,12 @@ TEST_CASE("the audit refuses code outside every function and constructors the co
         "   e:\txchg   %ax,%ax\n\n0000000000000010 <_ZN5lab0319tiled_matmul_kernelEPKfS1_Pfiii>:\n  10:\tpush   %rbp\n"
         " 162:\tret\n";
     CHECK(code_outside_functions(table, padded).empty());
+    // A prefix of padding's on any other instruction is that instruction.
+    const std::string sled = "Disassembly of section .text.startup:\n\n0000000000000000 <_ZL24__sti____cudaRegisterAllv>:\n"
+                             "   0:\tsub    $0x8,%rsp\n  61:\tdata16 cs nopw 0x0(%rax,%rax,1)\n  6c:\tdata16 lea 0x0(%rip),%rax\n";
+    const auto sled_found = code_outside_functions(table, sled);
+    REQUIRE(sled_found.size() == 1);
+    CHECK(sled_found[0].find(".text.startup+0x6c (data16)") != std::string::npos);
     const std::string init = "RELOCATION RECORDS FOR [.init_array]:\nOFFSET           TYPE              VALUE\n"
                              "0000000000000000 R_X86_64_64       .text.startup\n";
     CHECK(unexpected_constructors(table, init).empty());
