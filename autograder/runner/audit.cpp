@@ -940,14 +940,8 @@ std::set<std::string> referenced_functions(const std::string& symbol_table, cons
     // Functions by where they start: (section, offset) -> name, from `objdump -t` lines such as
     // "0000000000000210 g     F .text\t0000000000000020 _ZN5lab0216atomic_max_floatEPff".
     std::map<std::pair<std::string, unsigned long long>, std::string> starts;
-    {
-        std::istringstream in(symbol_table);
-        std::string line;
-        const std::regex fn(R"(^([0-9a-fA-F]+)\s.*\sF\s+(\S+)\s+[0-9a-fA-F]+\s+(\S+)\s*$)");
-        std::smatch m;
-        while (std::getline(in, line))
-            if (std::regex_match(line, m, fn)) starts[{m[2].str(), std::stoull(m[1].str(), nullptr, 16)}] = m[3].str();
-    }
+    for (const TableSymbol& t : parse_symbol_table(symbol_table))
+        if (t.function()) starts[{t.section, t.value}] = t.name;
     // Every relocation's target, from `objdump -r`: a symbol (with an addend: exit-0x4), or a section
     // and an offset (.text+0x210), the start of a function there.
     std::set<std::string> out;
