@@ -38,8 +38,8 @@ const std::vector<AllowRule>& import_allow_list() {
          "kernel launches (also cooperative launches for grid-wide cooperative_groups) and kernel attributes "
          "(e.g. more than 48 KB of dynamic shared memory)"},
         // Device memory.
-        {R"(cuda(Malloc|Free|MallocAsync|FreeAsync|MallocPitch|Memset|MemsetAsync|Memset2D|Memset2DAsync|Memcpy|)"
-         R"(MemcpyAsync|Memcpy2D|Memcpy2DAsync|MemcpyToSymbol|MemcpyToSymbolAsync|MemcpyFromSymbol|)"
+        {R"(cuda(Malloc|Free|MallocAsync|FreeAsync|MallocPitch|Malloc3D|Memset|MemsetAsync|Memset2D|Memset2DAsync|)"
+         R"(Memset3D|Memset3DAsync|Memcpy|MemcpyAsync|Memcpy2D|Memcpy2DAsync|Memcpy3D|Memcpy3DAsync|MemcpyToSymbol|MemcpyToSymbolAsync|MemcpyFromSymbol|)"
          R"(MemcpyFromSymbolAsync|GetSymbolAddress|GetSymbolSize|MemGetInfo)(_ptds|_ptsz)?)",
          "device memory: allocate, set, copy, and __constant__ / __device__ symbols"},
         // Occupancy and device queries.
@@ -52,16 +52,16 @@ const std::vector<AllowRule>& import_allow_list() {
         {R"(cuda(GetLastError|PeekAtLastError|GetErrorName|GetErrorString|DeviceSynchronize|StreamSynchronize))",
          "error checks (CUDA_CHECK) and waiting for the GPU"},
         // Math.
-        {R"((std::)?(a?(sin|cos|tan)h?|atan2|exp|exp2|expm1|log|log2|log10|log1p|pow|sqrt|cbrt|hypot|fabs|floor|ceil|)"
+        {R"((std::)?(a?(sin|cos|tan)h?|sincos|atan2|exp|exp2|expm1|log|log2|log10|log1p|pow|sqrt|cbrt|hypot|fabs|floor|ceil|)"
          R"(trunc|round|lround|llround|rint|lrint|nearbyint|fmod|remainder|remquo|fmin|fmax|fdim|fma|frexp|ldexp|modf|)"
          R"(scalbn|ilogb|logb|copysign|nextafter|erf|erfc|tgamma|lgamma|abs|labs|llabs)[fl]?(\(.*\))?)",
          "math functions"},
         // The C++ runtime: exceptions, function-local statics, new and delete, string and memory helpers.
         {R"(__cxa_(guard_acquire|guard_release|guard_abort|allocate_exception|free_exception|throw|begin_catch|)"
          R"(end_catch|rethrow|get_exception_ptr|call_unexpected|pure_virtual|deleted_virtual|bad_cast|bad_typeid|)"
-         R"(throw_bad_array_new_length|atexit)|__dso_handle|__gxx_personality_v0|_Unwind_Resume|__stack_chk_fail|)"
+         R"(throw_bad_array_new_length|atexit)|__dynamic_cast|__dso_handle|__gxx_personality_v0|_Unwind_Resume|__stack_chk_fail|)"
          R"(__assert_fail|mem(cpy|move|set|cmp)|strlen|strcmp)",
-         "the C++ runtime: exceptions, function-local statics, assert, memcpy and friends"},
+         "the C++ runtime: exceptions, function-local statics, dynamic_cast, assert, memcpy and friends"},
         {R"(operator (new|delete)(\[\])?\(.*\)|std::nothrow)",
          "new and delete (std::vector, std::string, std::function; std::stable_sort's buffer asks new(std::nothrow))"},
         {R"((printf|__printf_chk|puts|putchar))",
@@ -116,6 +116,8 @@ std::string refusal_reason(const std::string& s) {
          "starts a process or a thread"},
         {R"(.*\b(kill|raise|signal|sigaction|alarm|setitimer)\b.*)", "sends or handles signals"},
         {R"(.*\b(mmap|munmap|mprotect|syscall|ptrace|prctl|ioctl)\b.*)", "a raw system facility"},
+        {R"(cuda(MallocManaged|MallocHost|HostAlloc|HostRegister|MemAdvise\w*|MemPrefetchAsync\w*)\b.*)",
+         "managed or host memory; a lab works on the device memory it is given, and its own scratch from cudaMalloc"},
         {R"(lab\d\d::.*)", "is another part of the lab's namespace that the lab's file does not define (the grader's own "
                           "code, such as its baselines, is not for a lab to call)"},
         {R"(course::.*)", "a course helper that this lab may not use"},
@@ -279,6 +281,27 @@ std::vector<std::string> relocation_values(const std::string& relocations) {
     return out;
 }
 
+// One entry of `objdump -t`: "0000000000000210 l     F .text\t0000000000000040 name": value, seven flag
+// characters, section, size, name. A function has F among the flags, a section symbol d, an object O.
+struct TableSymbol {
+    unsigned long long value = 0, size = 0;
+    std::string flags, section, name;
+    bool function() const { return flags.find('F') != std::string::npos; }
+};
+
+std::vector<TableSymbol> parse_symbol_table(const std::string& symbol_table) {
+    std::vector<TableSymbol> out;
+    std::istringstream in(symbol_table);
+    std::string line;
+    const std::regex sym(R"(^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(?:\.hidden\s+)?(\S+)\s*$)");
+    std::smatch m;
+    while (std::getline(in, line))
+        if (std::regex_match(line, m, sym))
+            out.push_back({std::stoull(m[1].str(), nullptr, 16), std::stoull(m[4].str(), nullptr, 16), m[2].str(),
+                           m[3].str(), m[5].str()});
+    return out;
+}
+
 // nvcc's glue that registers a file's device code with the CUDA runtime, and atexit, by which its stub
 // unregisters it again.
 bool registration_glue(const std::string& symbol) {
@@ -288,31 +311,74 @@ bool registration_glue(const std::string& symbol) {
 }  // namespace
 
 std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
-                                                   const std::string& relocations) {
+                                                   const std::string& relocations, const std::string& symbol_table) {
     // nvcc's stub's own functions, file-local and outside any namespace (a lab's code is in namespace labNN,
-    // so its names are never these); at -O0 the last two are functions of their own, not inlined.
-    static const std::set<std::string> nvcc_own = {"_ZL24__sti____cudaRegisterAllv", "_ZL26__cudaUnregisterBinaryUtilv",
-                                                   "_ZL31__nv_cudaEntityRegisterCallbackPPv",
-                                                   "_ZL32__nv_init_managed_rt_with_modulePPv"};
+    // so its names are never these), each with the glue its part of the registration calls. The names alone
+    // are not trusted: assembly could name a function of its own as one of them where the compiler inlined
+    // nvcc's (at -O3 only the first two are functions), so each may call only its own part, and the
+    // callback, which registers kernels and variables, only when the registration function refers to it.
+    static const std::string sti = "_ZL24__sti____cudaRegisterAllv", callback = "_ZL31__nv_cudaEntityRegisterCallbackPPv";
+    static const std::map<std::string, std::regex> nvcc_own = {
+        {sti, std::regex(std::string("__cuda(") + kRegistrationGlue + ")|atexit")},  // everything, inlined or not
+        {"_ZL26__cudaUnregisterBinaryUtilv", std::regex("__cudaUnregisterFatBinary")},
+        {callback, std::regex("__cudaRegister(Function|Var|ManagedVar)")},
+        {"_ZL32__nv_init_managed_rt_with_modulePPv", std::regex("__cudaInitModule")}};
     std::vector<std::string> out;
     const std::string why = ": only nvcc's own code may register a lab's kernels (device code loaded any other way "
                             "escapes the audit of the lab's PTX), and only it may call atexit (a lab's code runs "
                             "when the lab is called)";
+    // The registration function's references: by name, or by a section and an offset (a local function in
+    // another section), the function that starts there.
+    std::map<std::string, std::string> starts;  // "section+0xOFFSET" -> function
+    for (const TableSymbol& t : parse_symbol_table(symbol_table))
+        if (t.function()) {
+            std::ostringstream at;
+            at << t.section << "+0x" << std::hex << t.value;
+            starts[at.str()] = t.name;
+        }
+    bool callback_called = false;
+    std::map<std::string, int> times;
+    for (const auto& fn : host_code) {
+        ++times[fn.name];
+        if (fn.name != sti) continue;
+        for (const auto* list : {&fn.relocations, &fn.targets})
+            for (const auto& target : *list) {
+                const auto start = starts.find(target);
+                callback_called = callback_called || target == callback || (start != starts.end() && start->second == callback);
+            }
+    }
+    for (const auto& [name, count] : times)
+        if (count > 1 && nvcc_own.count(name))
+            out.push_back("has " + std::to_string(count) + " functions named as nvcc's " + demangle(name) +
+                          " (only assembly names two functions alike)" + why);
     std::size_t in_code = 0;
     for (const auto& fn : host_code) {
-        std::vector<std::string> named;  // the glue fn refers to, each once
+        const auto own = nvcc_own.find(fn.name);
+        const bool trusted = own != nvcc_own.end() && times[fn.name] == 1 && (fn.name != callback || callback_called);
+        std::vector<std::string> named;  // the glue fn refers to that is not its part, each once
         for (const auto& r : fn.relocations) {
             if (!registration_glue(r)) continue;
             ++in_code;
+            if (trusted && std::regex_match(r, own->second)) continue;
             if (std::find(named.begin(), named.end(), r) == named.end()) named.push_back(r);
         }
-        if (named.empty() || nvcc_own.count(fn.name)) continue;
+        if (named.empty()) continue;
         std::string list;
         for (std::size_t k = 0; k < named.size(); ++k)
             list += (k == 0 ? "" : k + 1 == named.size() ? " and " : ", ") + named[k];
-        const std::string where = starts_with(fn.name, "_GLOBAL__sub_I_")
-                                      ? "the initializer of a variable at namespace scope, which runs before main()"
-                                      : demangle(fn.name);
+        if (own == nvcc_own.end() && named == std::vector<std::string>{"__cudaInitModule"}) {
+            out.push_back("uses managed memory (a __managed__ variable, which nvcc loads from " + demangle(fn.name) +
+                          " with __cudaInitModule): a lab works on the device memory it is given, and its own "
+                          "scratch from cudaMalloc");
+            continue;
+        }
+        std::string where = starts_with(fn.name, "_GLOBAL__sub_I_")
+                                ? "the initializer of a variable at namespace scope, which runs before main()"
+                                : demangle(fn.name);
+        if (own != nvcc_own.end())
+            where += fn.name == callback && !callback_called
+                         ? ", named as nvcc's but not called by its registration function"
+                         : ", named as nvcc's, which does not call these";
         out.push_back("has host code (" + where + ") that refers to " + list + why);
     }
     // Every reference in the object, its data's included.
@@ -765,27 +831,6 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
 }
 
 namespace {
-// One entry of `objdump -t`: "0000000000000210 l     F .text\t0000000000000040 name": value, seven flag
-// characters, section, size, name. A function has F among the flags, a section symbol d, an object O.
-struct TableSymbol {
-    unsigned long long value = 0, size = 0;
-    std::string flags, section, name;
-    bool function() const { return flags.find('F') != std::string::npos; }
-};
-
-std::vector<TableSymbol> parse_symbol_table(const std::string& symbol_table) {
-    std::vector<TableSymbol> out;
-    std::istringstream in(symbol_table);
-    std::string line;
-    const std::regex sym(R"(^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(?:\.hidden\s+)?(\S+)\s*$)");
-    std::smatch m;
-    while (std::getline(in, line))
-        if (std::regex_match(line, m, sym))
-            out.push_back({std::stoull(m[1].str(), nullptr, 16), std::stoull(m[4].str(), nullptr, 16), m[2].str(),
-                           m[3].str(), m[5].str()});
-    return out;
-}
-
 // The sections `objdump -d`'s @p disassembly shows ("Disassembly of section NAME:").
 std::set<std::string> code_sections(const std::string& disassembly) {
     std::set<std::string> code;
@@ -912,6 +957,7 @@ std::vector<std::string> unexpected_sections(const std::string& section_headers)
     static const std::set<std::string> exact = {
         ".text", ".rodata", ".data", ".bss", ".tdata", ".tbss", ".group", ".comment", ".eh_frame",
         ".gcc_except_table", ".init_array", ".note.GNU-stack", ".note.gnu.property", ".nv_fatbin",
+        "__nv_managed_data__",  // a __managed__ variable's (host code that touches one is refused: managed memory)
         ".nvFatBinSegment", "__nv_module_id", ".data.rel", ".data.rel.ro", ".data.rel.local", ".data.rel.ro.local"};
     static const char* const prefixes[] = {".text.", ".rodata.", ".data.", ".bss.", ".tdata.", ".tbss.",
                                            ".gcc_except_table.", ".debug_"};
@@ -985,16 +1031,28 @@ std::vector<HostFunction> parse_objdump(const std::string& text) {
         const auto lt = line.find(" <");
         if (lt != std::string::npos && line.size() > 2 && line.compare(line.size() - 2, 2, ">:") == 0 &&
             std::isxdigit(static_cast<unsigned char>(line[0]))) {
-            out.push_back({line.substr(lt + 2, line.size() - lt - 4), {}, {}});
+            out.push_back({line.substr(lt + 2, line.size() - lt - 4), {}, {}, {}});
             continue;
         }
-        if (out.empty()) out.push_back({"", {}, {}});  // code before any label
+        if (out.empty()) out.push_back({"", {}, {}, {}});  // code before any label
         const auto r = line.find(": R_");
         if (r != std::string::npos) {
             const auto tab = line.find('\t', r);
             if (tab == std::string::npos) continue;
             std::string target = line.substr(tab + 1);
             const auto off = target.find_first_of("+-");
+            if (target[0] == '.' && off != std::string::npos && target.compare(off + 1, 2, "0x") == 0) {
+                // A section and an addend (.text+0x2c, .text-0x4): where it points, in targets. A PC-relative
+                // field is the instruction's last four bytes, so its addend is 4 short of the place.
+                long long at = std::stoll(target.substr(off + 3), nullptr, 16) * (target[off] == '-' ? -1 : 1);
+                const std::string type = line.substr(r + 2, tab - r - 2);
+                if (type.find("PC32") != std::string::npos || type.find("PLT32") != std::string::npos) at += 4;
+                if (at >= 0) {
+                    std::ostringstream place;
+                    place << target.substr(0, off) << "+0x" << std::hex << at;
+                    out.back().targets.push_back(place.str());
+                }
+            }
             if (off != std::string::npos && off > 0) target = target.substr(0, off);
             out.back().relocations.push_back(target);
             continue;
@@ -1014,6 +1072,13 @@ std::vector<HostFunction> parse_objdump(const std::string& text) {
             if (operand == "$0x80") m = "int80";
         }
         out.back().mnemonics.push_back(m);
+        // "lea -0x87(%rip),%rax        # 300 <_ZL31__nv_cudaEntityRegisterCallbackPPv>": what the instruction
+        // refers to in its own section, which needs no relocation.
+        if (const auto open = line.rfind(" <"); open != std::string::npos && open > colon && line.back() == '>') {
+            std::string target = line.substr(open + 2, line.size() - open - 3);
+            if (const auto off = target.find_first_of("+-"); off != std::string::npos && off > 0) target.resize(off);
+            out.back().targets.push_back(target);
+        }
     }
     return out;
 }

@@ -65,6 +65,10 @@ struct HostFunction {
     std::string name;                      ///< its symbol (mangled)
     std::vector<std::string> mnemonics;    ///< its instructions, in order ("mov", "call", "syscall", ...)
     std::vector<std::string> relocations;  ///< the symbols its code refers to, in order
+    /// What its instructions point at without naming a symbol in a relocation, in order: in their own
+    /// section, the symbol the disassembler names (`# 300 <name>`, `call 3aa <name+0x48>`, without the
+    /// offset); in another, the place a section-relative relocation points at (`.text+0x30`).
+    std::vector<std::string> targets;
 };
 
 /// @brief True for nvcc's host stand-in of a `__device__` function of lab @p lab_id: a few instructions
@@ -97,14 +101,17 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
 /// (__cudaRegisterFatBinary, __cudaRegisterFunction, __cudaRegisterVar, ...) or to atexit, outside nvcc's
 /// own registration functions (its stub's file-local __sti____cudaRegisterAll, __cudaUnregisterBinaryUtil,
 /// __nv_cudaEntityRegisterCallback and __nv_init_managed_rt_with_module, named outside any namespace, which
-/// no lab's code can be). The
+/// no lab's C++ can be). Their names are not trusted alone, since assembly can take one the compiler left
+/// free by inlining: each may call only its own part of the glue (only the first registers the fatbinary
+/// or calls atexit), the callback only when the first refers to it, and no name may be two functions'. The
 /// allow-list takes these imports for that code only: a lab's function that calls them loads device code
 /// the audit of the lab's PTX never read, a fatbinary held as data. Each finding once, in the order met:
 /// the functions of @p host_code, then "data" where `objdump -r`'s @p relocations hold more references to
 /// the glue (outside unwind tables and debug information) than the code does (a function's address in a
-/// table).
+/// table). `objdump -t`'s @p symbol_table names the functions at the places the registration function
+/// refers to by section and offset.
 std::vector<std::string> registration_outside_nvcc(const std::vector<HostFunction>& host_code,
-                                                   const std::string& relocations);
+                                                   const std::string& relocations, const std::string& symbol_table = "");
 
 /// @brief The symbols of `objdump -t`'s @p symbol_table that sit in code (a section `objdump -d`'s
 /// @p disassembly shows, "Disassembly of section NAME:") and are neither functions nor sections: labels,

@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     const std::vector<grading::HostFunction> host_code = grading::parse_objdump(*code);
     auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, host_code, grader_definitions,
                                           &referenced);
-    for (const auto& line : grading::registration_outside_nvcc(host_code, *relocations)) finding.add(line);
+    for (const auto& line : grading::registration_outside_nvcc(host_code, *relocations, *symbol_table)) finding.add(line);
     const auto section_headers = output_of({objdump, "-h", "-w", object});
     if (!section_headers) {
         std::cerr << "audit_lab: could not read " << object << "'s sections with " << objdump << "\n";

@@ -530,6 +530,11 @@ TEST_CASE("the audit lets a lab catch by type: a catch clause's table entry judg
     CHECK(finding("DW.ref.fopen", 'V') != "");
     CHECK(finding("_ZTIN6thrust6system12system_errorE", 'U') != "");
     CHECK(finding("_ZSt9terminatev", 'U').find("ends the process") != std::string::npos);
+    CHECK(finding("cudaMallocManaged", 'U').find("managed or host memory") != std::string::npos);
+    CHECK(finding("sincos", 'U') == "");
+    CHECK(finding("__dynamic_cast", 'U') == "");
+    CHECK(finding("cudaMemset3D", 'U') == "");
+    CHECK(finding("cudaMemcpy3DAsync", 'U') == "");
 }
 
 TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; raw system calls never") {
@@ -546,6 +551,16 @@ TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; ra
     REQUIRE(parsed.size() == 2);
     CHECK(parsed[0].relocations == std::vector<std::string>{"exit"});
     CHECK(parsed[1].mnemonics == std::vector<std::string>{"syscall", "int80"});
+    // What an instruction refers to in its own section, named by the disassembler without a relocation.
+    const auto o0 = parse_objdump("0000000000000362 <_ZL24__sti____cudaRegisterAllv>:\n"
+                                  " 374:\tcall   379 <_ZL24__sti____cudaRegisterAllv+0x17>\n"
+                                  "\t\t\t375: R_X86_64_PLT32\t__cudaRegisterFatBinary-0x4\n"
+                                  " 380:\tlea    -0x87(%rip),%rax        # 300 <_ZL31__nv_cudaEntityRegisterCallbackPPv>\n"
+                                  " 3b9:\tnop\n");
+    REQUIRE(o0.size() == 1);
+    CHECK(o0[0].targets == std::vector<std::string>{"_ZL24__sti____cudaRegisterAllv",
+                                                     "_ZL31__nv_cudaEntityRegisterCallbackPPv"});
+    CHECK(o0[0].relocations == std::vector<std::string>{"__cudaRegisterFatBinary"});
     CHECK(parse_nm_posix("exit U\n_ZN5lab011fEv T 0 10\n").size() == 2);
 }
 
@@ -567,10 +582,54 @@ TEST_CASE("only nvcc's own registration code may refer to the glue that register
         "RELOCATION RECORDS FOR [.eh_frame]:\nOFFSET           TYPE              VALUE\n"
         "0000000000000020 R_X86_64_PC32     __cudaRegisterFatBinary\n";
     CHECK(registration_outside_nvcc({sti, unregister, launcher}, nvcc_only).empty());
-    // At -O0 (nvcc -G) nvcc's callbacks are functions of their own.
+    // At -O0 nvcc's callbacks are functions of their own, the registration function refers to the callback
+    // by its address in the same section (no relocation: the disassembler names it), and nothing refers to
+    // __nv_init_managed_rt_with_module.
     const HostFunction callback{"_ZL31__nv_cudaEntityRegisterCallbackPPv", {"call"}, {"__cudaRegisterFunction"}};
     const HostFunction managed{"_ZL32__nv_init_managed_rt_with_modulePPv", {"call"}, {"__cudaInitModule"}};
-    CHECK(registration_outside_nvcc({callback, managed}, "").empty());
+    HostFunction sti_o0{"_ZL24__sti____cudaRegisterAllv", {"lea", "call", "lea", "call", "call", "lea", "call"},
+                        {"__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "atexit"},
+                        {"_ZL24__sti____cudaRegisterAllv", "_ZL31__nv_cudaEntityRegisterCallbackPPv",
+                         "_ZL26__cudaUnregisterBinaryUtilv"}};
+    CHECK(registration_outside_nvcc({sti_o0, callback, managed, unregister}, "").empty());
+    // Were GCC to keep the callback a function of its own at -O3, in .text, the registration function in
+    // .text.startup would call it through a relocation against the section: the symbol table names it.
+    const auto cross = parse_objdump("0000000000000000 <_ZL24__sti____cudaRegisterAllv>:\n"
+                                     "   8:\tcall   d <_ZL24__sti____cudaRegisterAllv+0xd>\n"
+                                     "\t\t\t9: R_X86_64_PLT32\t__cudaRegisterFatBinary-0x4\n"
+                                     "  14:\tcall   19 <_ZL24__sti____cudaRegisterAllv+0x19>\n"
+                                     "\t\t\t15: R_X86_64_PLT32\t.text+0x2c\n");
+    REQUIRE(cross.size() == 1);
+    CHECK(cross[0].targets == std::vector<std::string>{"_ZL24__sti____cudaRegisterAllv",
+                                                        "_ZL24__sti____cudaRegisterAllv", ".text+0x30"});
+    const std::string table =
+        "0000000000000030 l     F .text\t0000000000000040 _ZL31__nv_cudaEntityRegisterCallbackPPv\n"
+        "0000000000000000 l     F .text.startup\t0000000000000061 _ZL24__sti____cudaRegisterAllv\n";
+    CHECK(registration_outside_nvcc({cross[0], callback}, "", table).empty());
+    CHECK(registration_outside_nvcc({cross[0], callback}, "", "").size() == 1);  // unknown place: not called
+    // The names alone are not trusted (assembly can name a function of its own as one the compiler inlined):
+    // a callback the registration function does not call,
+    const auto uncalled = registration_outside_nvcc({sti, callback}, nvcc_only);
+    REQUIRE(uncalled.size() == 1);
+    CHECK(uncalled[0].find("not called by its registration function) that refers to __cudaRegisterFunction") !=
+          std::string::npos);
+    // one that does more than its part (registering a fatbinary, calling atexit), called or not,
+    HostFunction loading_callback = callback;
+    loading_callback.relocations = {"__cudaRegisterFatBinary", "__cudaRegisterFunction", "__cudaRegisterFatBinaryEnd"};
+    const auto loads = registration_outside_nvcc({sti_o0, loading_callback}, "");
+    REQUIRE(loads.size() == 1);
+    CHECK(loads[0].find("which does not call these) that refers to __cudaRegisterFatBinary and "
+                        "__cudaRegisterFatBinaryEnd:") != std::string::npos);
+    HostFunction exiting = unregister;
+    exiting.relocations.push_back("atexit");
+    CHECK(registration_outside_nvcc({sti, exiting}, nvcc_only).size() == 1);
+    HostFunction managed_loader = managed;
+    managed_loader.relocations.push_back("__cudaRegisterFatBinary");
+    CHECK(registration_outside_nvcc({sti, managed_loader}, nvcc_only).size() == 1);
+    // and no name of nvcc's may be two functions'.
+    const auto twice = registration_outside_nvcc({sti_o0, callback, callback}, "");
+    REQUIRE(!twice.empty());
+    CHECK(twice[0].find("has 2 functions named as nvcc's") != std::string::npos);
     // The launcher registering a fatbinary of its own (lab01_fatbin_via_nvcc_glue), or calling atexit.
     HostFunction loader = launcher;
     loader.relocations.insert(loader.relocations.end(), {"__cudaRegisterFatBinary", "__cudaRegisterFunction", "atexit"});

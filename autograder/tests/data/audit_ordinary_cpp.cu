@@ -2,12 +2,14 @@
 // thrown and caught by type (by reference and by value, rethrown, caught as std::exception or with
 // ...), the lab's own exception type, <algorithm> and <numeric> templates, lambdas, std::array,
 // std::vector, std::string messages (std::to_string of an integer and of a double), std::min and std::max,
-// and two __device__ helpers whose host stand-ins are identical (nvcc makes one per helper, each calling
+// dynamic_cast, std::sin and std::cos of one value (which GCC merges into sincos), cudaMemset3D and
+// cudaMemcpy3D, a __managed__ variable that only device code touches, and two __device__ helpers whose host stand-ins are identical (nvcc makes one per helper, each calling
 // exit; GCC's identical-code folding would make one call the other).
 #include "cuda_check.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -20,11 +22,13 @@ namespace lab01 {
 struct Launch {
     static constexpr int kThreads = 256;
 };
+__managed__ int g_launches = 0;  // touched by device code only
 __device__ int lane_of(int t) { return t & 31; }
 __device__ int warp_of(int t) { return t & 31; }
 __global__ void __launch_bounds__(Launch::kThreads) scale(float* x, int n, float by) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= by + static_cast<float>(lane_of(i) - warp_of(i));
+    if (i == 0) ++g_launches;
 }
 
 namespace {
@@ -52,13 +56,26 @@ int run(float* x, int n) {
     try { code += checked(n - 3); } catch (const std::length_error&) { code -= 3; }
     try { code += checked(n - 4); } catch (const std::bad_alloc&) { code -= 4; }
     try { code += checked(n - 5); } catch (const std::logic_error&) { code -= 5; }
-    try { code += checked(n - 6); } catch (const std::exception& e) { std::printf("%s\n", e.what()); }
+    try { code += checked(n - 6); } catch (const std::exception& e) {
+        if (dynamic_cast<const std::runtime_error*>(&e) != nullptr) std::printf("%s\n", e.what());
+    }
     try { code += checked(n - 7); } catch (...) { code -= 7; }
     try {
         try { if (n < 4) throw TooFew("fewer than 4"); } catch (const TooFew&) { throw; }
     } catch (const TooFew& e) {
         std::printf("%s\n", e.what());
     }
+    static double phase = 0.0;
+    phase += 0.001;
+    const double c = std::cos(phase), s = std::sin(phase);
+    if (c * c + s * s < 0.5) std::printf("math broke\n");
+    CUDA_CHECK(cudaMemset3D(make_cudaPitchedPtr(x, sizeof(float), 1, 1), 0, make_cudaExtent(sizeof(float), 1, 1)));
+    cudaMemcpy3DParms copy{};
+    copy.srcPtr = make_cudaPitchedPtr(x, sizeof(float), 1, 1);
+    copy.dstPtr = make_cudaPitchedPtr(x, sizeof(float), 1, 1);
+    copy.extent = make_cudaExtent(sizeof(float), 1, 1);
+    copy.kind = cudaMemcpyDeviceToDevice;
+    CUDA_CHECK(cudaMemcpy3D(&copy));
 
     // <algorithm> and <numeric> on std::vector and std::array, with lambdas.
     std::vector<double> times(static_cast<std::size_t>(std::max(n, 1)));
