@@ -60,8 +60,9 @@ const std::vector<AllowRule>& import_allow_list() {
         {R"(__cxa_(guard_acquire|guard_release|guard_abort|allocate_exception|free_exception|throw|begin_catch|)"
          R"(end_catch|rethrow|get_exception_ptr|call_unexpected|pure_virtual|deleted_virtual|bad_cast|bad_typeid|)"
          R"(throw_bad_array_new_length|atexit)|__dynamic_cast|__dso_handle|__gxx_personality_v0|_Unwind_Resume|__stack_chk_fail|)"
-         R"(__assert_fail|mem(cpy|move|set|cmp)|strlen|strcmp)",
-         "the C++ runtime: exceptions, function-local statics, dynamic_cast, assert, memcpy and friends"},
+         R"(mem(cpy|move|set|cmp)|strlen|strcmp)",
+         "the C++ runtime: exceptions, function-local statics, dynamic_cast, memcpy and friends (assert is "
+         "compiled out: the labs are built with NDEBUG)"},
         {R"(operator (new|delete)(\[\])?\(.*\)|std::nothrow)",
          "new and delete (std::vector, std::string, std::function; std::stable_sort's buffer asks new(std::nothrow))"},
         {R"((printf|__printf_chk|puts|putchar))",
@@ -78,6 +79,10 @@ const std::vector<AllowRule>& import_allow_list() {
          "std::string (exception messages)"},
         {R"((typeinfo|typeinfo name|vtable|VTT) for (std::|__cxxabiv1::).*)",
          "type information of standard types (exceptions, std::function)"},
+        {R"((typeinfo|typeinfo name) for (bool|char|signed char|unsigned char|wchar_t|char8_t|char16_t|char32_t|)"
+         R"(short|unsigned short|int|unsigned int|long|unsigned long|long long|unsigned long long|float|double|)"
+         R"(long double|decltype\(nullptr\))( const)?\*?( const)?\*?)",
+         "type information of fundamental types (throw 1; catch (int))"},
     };
     return rules;
 }
@@ -173,6 +178,9 @@ std::string owner_of(const std::string& name) {
 // a template instance); the linker keeps one copy of identical code, so it replaces nothing.
 bool library_weak_definition(const ObjectSymbol& s) {
     if (s.name == "DW.ref.__gxx_personality_v0") return true;
+    // The exception table's pointer to a fundamental type's typeinfo (catch (int), catch (const char*)).
+    static const std::regex fundamental(R"(_ZTI(P|K)*(b|c|a|h|w|Du|Ds|Di|s|t|i|j|l|m|x|y|f|d|e|Dn))");
+    if (starts_with(s.name, "DW.ref.") && std::regex_match(owner_of(s.name), fundamental)) return true;
     const std::string ns = top_namespace(owner_of(s.name));
     for (const char* allowed : {"std", "__gnu_cxx", "course", "cooperative_groups", "cuda", "__cxxabiv1"})
         if (ns == allowed) return true;
@@ -661,6 +669,183 @@ std::size_t read_attribute_list(AttributeList& a, const std::string& line, std::
 }
 }  // namespace
 
+namespace {
+// Reads C++ a line at a time as the compiler does, for its braces: comments, string and character literals
+// (raw ones across lines too), numbers and preprocessor lines aside. The braces a line opens less those it
+// closes (digraphs too), and the parentheses open before it.
+class BraceReader {
+public:
+    long parens = 0;
+    /// The braces @p line opens less those it closes.
+    long read(const std::string& line) {
+        long braces = 0;
+        std::size_t i = 0;
+        if (directive_) {  // a preprocessor line's continuation
+            directive_ = !line.empty() && line.back() == '\\';
+            return 0;
+        }
+        if (!comment_ && raw_close_.empty()) {
+            const std::size_t first = line.find_first_not_of(" \t\r\f\v");
+            if (first != std::string::npos && line[first] == '#') {
+                directive_ = line.back() == '\\';
+                return 0;
+            }
+        }
+        while (i < line.size()) {
+            if (comment_) {
+                const std::size_t end = line.find("*/", i);
+                if (end == std::string::npos) return braces;
+                i = end + 2;
+                comment_ = false;
+                continue;
+            }
+            if (!raw_close_.empty()) {
+                const std::size_t end = line.find(raw_close_, i);
+                if (end == std::string::npos) return braces;
+                i = end + raw_close_.size();
+                raw_close_.clear();
+                continue;
+            }
+            const char c = line[i], next = i + 1 < line.size() ? line[i + 1] : '\0';
+            if (c == '/' && next == '/') return braces;
+            if (c == '/' && next == '*') {
+                comment_ = true;
+                i += 2;
+            } else if (c == '"' || c == '\'') {
+                i = quoted(line, i);
+            } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(next)))) {
+                std::size_t j = i + 1;  // a number whole: 1'000 opens no character literal
+                while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' ||
+                                           line[j] == '.' || line[j] == '\'' ||
+                                           ((line[j] == '+' || line[j] == '-') && std::strchr("eEpP", line[j - 1]))))
+                    ++j;
+                i = j;
+            } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+                std::size_t j = i;
+                while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
+                const std::string id = line.substr(i, j - i);
+                i = j;
+                if (j < line.size() && line[j] == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R")) {
+                    const std::size_t open = line.find('(', j + 1);
+                    if (open == std::string::npos) return braces;
+                    const std::string close = ")" + line.substr(j + 1, open - j - 1) + "\"";
+                    const std::size_t end = line.find(close, open + 1);
+                    if (end == std::string::npos) {
+                        raw_close_ = close;
+                        return braces;
+                    }
+                    i = end + close.size();
+                } else if (j < line.size() && (line[j] == '"' || line[j] == '\'') &&
+                           (id == "L" || id == "u" || id == "U" || id == "u8")) {
+                    i = quoted(line, j);
+                }
+            } else {
+                if (c == '{' || (c == '<' && next == '%')) ++braces;
+                if (c == '}' || (c == '%' && next == '>')) --braces;
+                if (c == '(') ++parens;
+                if (c == ')') --parens;
+                i += (c == '<' && next == '%') || (c == '%' && next == '>') ? 2 : 1;
+            }
+        }
+        return braces;
+    }
+
+private:
+    static std::size_t quoted(const std::string& line, std::size_t q) {
+        std::size_t j = q + 1;
+        while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
+        return std::min(j + 1, line.size());
+    }
+    bool comment_ = false, directive_ = false;
+    std::string raw_close_;
+};
+
+// A file name as a line marker or #line directive spells it, its escapes read (\\ and \").
+std::string unescaped(const std::string& spelled) {
+    std::string out;
+    for (std::size_t i = 0; i < spelled.size(); ++i) out += spelled[i] == '\\' && i + 1 < spelled.size() ? spelled[++i] : spelled[i];
+    return out;
+}
+}  // namespace
+
+std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const std::string& source,
+                                                 const std::string& source_path) {
+    // The source, line by line: braces, the parentheses open before each line, and the file and line each
+    // stands for (its #line directives: the course's file, the student's regions).
+    std::vector<long> before{0};  // the braces opened less closed before each line (and after the last)
+    std::vector<long> parens_before;
+    std::map<std::pair<std::string, long>, std::vector<std::size_t>> lines_of;
+    {
+        BraceReader reader;
+        std::istringstream in(source);
+        std::string line, file = source_path;
+        long number = 1;
+        const std::regex directive(R"(^\s*#\s*line\s+(\d+)\s+"((?:[^"\\]|\\.)*)\".*)");
+        std::smatch m;
+        for (std::size_t k = 0; std::getline(in, line); ++k) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            parens_before.push_back(reader.parens);
+            before.push_back(before.back() + reader.read(line));
+            if (std::regex_match(line, m, directive)) {
+                number = std::stol(m[1].str());
+                file = unescaped(m[2].str());
+                continue;
+            }
+            lines_of[{file, number++}].push_back(k);
+        }
+    }
+    // The preprocessed source: the braces of the lab's files' lines, compared with the source's wherever a
+    // line of the source starts outside every parenthesis (a macro's arguments may span lines; the
+    // preprocessor puts the whole expansion on the first).
+    std::vector<std::string> out;
+    BraceReader reader;
+    std::istringstream in(ii);
+    std::string line, file, where;
+    long number = 0, braces = 0;
+    std::size_t last = 0;
+    bool started = false;
+    const std::regex marker(R"(^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)\".*)");
+    std::smatch m;
+    const auto report = [&] {
+        out.push_back("a macro whose expansion opens or closes braces the source does not show (" + where +
+                      "): a region cannot close its function or namespace, however a header's macro spells it");
+    };
+    while (std::getline(in, line)) {
+        if (line.compare(0, 1, "#") == 0 && std::regex_match(line, m, marker)) {
+            number = std::stol(m[1].str());
+            file = unescaped(m[2].str());
+            continue;
+        }
+        const long here = reader.read(line);
+        const bool lab = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
+        const bool code = line.find_first_not_of(" \t\r\f\v") != std::string::npos && line[0] != '#';
+        if (lab && code) {
+            const auto candidates = lines_of.find({file, number});
+            if (candidates != lines_of.end()) {
+                const auto k = std::lower_bound(candidates->second.begin(), candidates->second.end(), started ? last : 0);
+                if (k != candidates->second.end()) {
+                    if (started && *k > last && parens_before[*k] == 0 && braces != before[*k]) {
+                        report();
+                        return out;
+                    }
+                    last = *k;
+                    started = true;
+                }
+            }
+            if (candidates == lines_of.end() || !started) {  // fail closed: a line the source cannot account for
+                out.push_back("a line the compiled source does not have (" + file + ", line " + std::to_string(number) +
+                              "), so its braces cannot be compared with what the rules read");
+                return out;
+            }
+            braces += here;
+            where = file + ", line " + std::to_string(number);
+        }
+        ++number;
+    }
+    if (started && braces != before.back()) report();
+    return out;
+}
+
 std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
     std::vector<std::string> out;
     std::istringstream in(ii);
@@ -796,9 +981,15 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                         if (id == "asm" || id == "__asm" || id == "__asm__") add("inline assembly (" + id + ")");
                         // A linkage block or declaration, however a macro spelled it (glibc's __BEGIN_DECLS):
                         // a lab's names are C++ names in its namespace.
+                        // Any string literal after extern names a linkage (extern u8"C", extern "\x43" and
+                        // extern R"(C)" are C's too).
                         if (id == "extern") {
                             const std::size_t q = line.find_first_not_of(" \t", j);
-                            if (q != std::string::npos && line.compare(q, 3, "\"C\"") == 0) add("extern \"C\"");
+                            std::size_t r = q;
+                            while (r < line.size() && (std::isalnum(static_cast<unsigned char>(line[r])) || line[r] == '_')) ++r;
+                            const std::string prefix = q == std::string::npos ? "" : line.substr(q, r - q);
+                            static const std::set<std::string> prefixes = {"", "L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R"};
+                            if (r < line.size() && line[r] == '"' && prefixes.count(prefix)) add("extern \"C\"");
                         }
                         i = j;
                         if (id != "__attribute__" && id != "__attribute" && id != "__declspec") continue;

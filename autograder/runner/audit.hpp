@@ -169,6 +169,16 @@ std::vector<std::pair<std::string, std::string>> device_instruction_users(const 
 /// Each as "what (file, line N)", once.
 std::vector<std::string> region_code_in_preprocessed(const std::string& ii);
 
+/// @brief Where the preprocessed source @p ii (nvcc --keep's .ii) opens or closes braces on the lines of the
+/// lab's .cu files that the source @p source it was made of (the .cu compiled, at @p source_path: the
+/// course's file with the student's regions, and the `#line` directives naming where each part comes from)
+/// does not show: a macro of the headers whose expansion is unbalanced (glibc's pthread_cleanup_push opens
+/// a block its pop closes), with which a region can close its function or namespace however the rules on
+/// the source counted. Compared wherever a line of the source starts outside every parenthesis (the
+/// preprocessor puts a macro's whole expansion on the line its call starts). One line, or none.
+std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const std::string& source,
+                                                 const std::string& source_path);
+
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);
 

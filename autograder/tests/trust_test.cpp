@@ -366,6 +366,12 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     // #line markers too, and asm spelled plainly.
     CHECK(region_code_in_preprocessed("#line 7 \"/home/s/sum_reduction.cu\"\n  asm volatile(\"exit;\");\n").size() == 1);
     CHECK(region_code_in_preprocessed("# 1 \"/course/common/device.cuh\"\n  asm volatile(\"exit;\");\n").empty());
+    // extern with any string literal names a linkage, however prefixed or escaped.
+    for (const char* spelling : {"extern \"C\" int f();", "extern u8\"C\" int f();", "extern \"\\x43\" int f();",
+                                 "extern R\"(C)\" int f();", "extern L\"C\" int f();"})
+        CHECK(region_code_in_preprocessed(std::string("# 3 \"/home/s/t.cu\"\n") + spelling + "\n") ==
+              std::vector<std::string>{"extern \"C\" (/home/s/t.cu, line 3)"});
+    CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\nextern int g; extern template class X<int>;\n").empty());
     // Literals end where the compiler ends them: a digit separator opens no character literal, and a raw
     // string holds quotes; neither hides what follows.
     CHECK(region_code_in_preprocessed("# 3 \"/home/s/t.cu\"\n  int n = 1'000; __asm__ volatile(\"exit;\"); int m = 2'0;\n").size() == 1);
@@ -535,6 +541,11 @@ TEST_CASE("the audit lets a lab catch by type: a catch clause's table entry judg
     CHECK(finding("__dynamic_cast", 'U') == "");
     CHECK(finding("cudaMemset3D", 'U') == "");
     CHECK(finding("cudaMemcpy3DAsync", 'U') == "");
+    CHECK(finding("_ZTIi", 'U') == "");    // throw 13; catch (int)
+    CHECK(finding("_ZTIPKc", 'U') == "");  // throw "fourteen"; catch (const char*)
+    CHECK(finding("DW.ref._ZTIi", 'V') == "");
+    CHECK(finding("_ZTIN4cub9TempStoreE", 'U') != "");  // not a fundamental type
+    CHECK(finding("__assert_fail", 'U') != "");  // assert is compiled out (NDEBUG): never the lab's call
 }
 
 TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; raw system calls never") {
@@ -890,4 +901,53 @@ TEST_CASE("the audit refuses code outside every function and constructors the co
               table + "0000000000000000 l     F .text.startup\t0000000000000020 _GLOBAL__sub_I_tiled_matmul.cu\n",
               "RELOCATION RECORDS FOR [.init_array]:\n0000000000000000 R_X86_64_64       _GLOBAL__sub_I_tiled_matmul.cu\n")
               .empty());
+}
+
+TEST_CASE("a macro whose expansion opens or closes braces the source does not show is found") {
+    // The compiled source: the course's file, with a student's region named by #line directives.
+    const std::string source = "#line 1 \"/c/lab.cu\"\n"                 // 0
+                               "namespace lab01 {\n"                        // 1: /c/lab.cu 1
+                               "void f() {\n"                               // 2: 2
+                               "#line 5 \"/s/lab.cu\"\n"                  // 3
+                               "    CLEANUP_PUSH(g); { CLEANUP_POP(0); CLEANUP_POP(0); }\n"  // 4: /s/lab.cu 5
+                               "    void escaped() {\n"                     // 5: 6
+                               "    }\n"                                    // 6: 7
+                               "#line 3 \"/c/lab.cu\"\n"                  // 7
+                               "}\n"                                        // 8: /c/lab.cu 3
+                               "}  // namespace lab01\n";                   // 9: 4
+    // What the preprocessor made of it: glibc's push opens a block that its pop closes.
+    const std::string escape = "# 0 \"/b/graded.cu\"\n# 1 \"/c/lab.cu\"\nnamespace lab01 {\nvoid f() {\n"
+                               "# 5 \"/s/lab.cu\"\n"
+                               "    do { cleanup c(g); { c.run(0); } while (0); c.run(0); } while (0); }\n"
+                               "    void escaped() {\n    }\n# 3 \"/c/lab.cu\"\n}\n}\n";
+    const auto found = unbalanced_macro_braces(escape, source, "/b/graded.cu");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("opens or closes braces the source does not show (/s/lab.cu, line 5)") != std::string::npos);
+    // Balanced expansions, one spread over the lines of its call, a system header's tokens on a line of
+    // their own, comments, literals and a raw string across lines are not.
+    const std::string honest_source = "#line 1 \"/c/lab.cu\"\n"
+                                      "namespace lab01 {\n"
+                                      "void f() {\n"
+                                      "    CHECK(g(1, [] {\n"
+                                      "        return 2; }()));  /* } */ // {\n"
+                                      "    const char* s = \"}\"; char c = '{'; int n = 1'000;\n"
+                                      "    auto r = R\"x(\n"
+                                      "{{)x\";\n"
+                                      "}\n"
+                                      "}\n";
+    const std::string honest_ii = "# 0 \"/b/graded.cu\"\n# 1 \"/c/lab.cu\"\nnamespace lab01 {\nvoid f() {\n"
+                                  "    do { int e = (g(1, [] { return 2; }())); if (e) throw e; } while (0)\n"
+                                  "                      ;\n"
+                                  "    const char* s = \"}\"; char c = '{'; int n = 1'000;\n"
+                                  "    auto r = R\"x(\n{{)x\";\n"
+                                  "}\n"
+                                  "# 9 \"/c/lab.cu\" 3 4\n"
+                                  "__attribute__((global))\n"
+                                  "# 9 \"/c/lab.cu\"\n"
+                                  "}\n";
+    CHECK(unbalanced_macro_braces(honest_ii, honest_source, "/b/graded.cu").empty());
+    // A line of the lab's file that the source does not have is not compared but refused.
+    const auto unknown = unbalanced_macro_braces("# 40 \"/c/lab.cu\"\nint x;\n", honest_source, "/b/graded.cu");
+    REQUIRE(unknown.size() == 1);
+    CHECK(unknown[0].find("does not have (/c/lab.cu, line 40)") != std::string::npos);
 }

@@ -1,10 +1,11 @@
 // Audit sample: ordinary C++ in a lab's host code, which the audit must allow — standard exceptions
 // thrown and caught by type (by reference and by value, rethrown, caught as std::exception or with
-// ...), the lab's own exception type, <algorithm> and <numeric> templates, lambdas, std::array,
-// std::vector, std::string messages (std::to_string of an integer and of a double), std::min and std::max,
-// dynamic_cast, std::sin and std::cos of one value (which GCC merges into sincos), cudaMemset3D and
-// cudaMemcpy3D, a __managed__ variable that only device code touches, and two __device__ helpers whose host stand-ins are identical (nvcc makes one per helper, each calling
-// exit; GCC's identical-code folding would make one call the other).
+// ...), the lab's own exception type, an int and a string literal thrown and caught, dynamic_cast,
+// <algorithm> and <numeric> templates, lambdas, std::array, std::vector, std::string messages
+// (std::to_string of an integer and of a double), std::min and std::max, std::sin and std::cos of one
+// value (which GCC merges into sincos), cudaMemset3D and cudaMemcpy3D, a __managed__ variable that only
+// device code touches, and two __device__ helpers whose host stand-ins are identical (nvcc makes one per
+// helper, each calling exit; GCC's identical-code folding would make one call the other).
 #include "cuda_check.hpp"
 
 #include <algorithm>
@@ -60,6 +61,8 @@ int run(float* x, int n) {
         if (dynamic_cast<const std::runtime_error*>(&e) != nullptr) std::printf("%s\n", e.what());
     }
     try { code += checked(n - 7); } catch (...) { code -= 7; }
+    try { if (n == 13) throw 13; } catch (int v) { code += v; }
+    try { if (n == 14) throw "fourteen"; } catch (const char* what) { std::printf("%s\n", what); }
     try {
         try { if (n < 4) throw TooFew("fewer than 4"); } catch (const TooFew&) { throw; }
     } catch (const TooFew& e) {
