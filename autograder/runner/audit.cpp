@@ -766,7 +766,24 @@ std::string unescaped(const std::string& spelled) {
     for (std::size_t i = 0; i < spelled.size(); ++i) out += spelled[i] == '\\' && i + 1 < spelled.size() ? spelled[++i] : spelled[i];
     return out;
 }
+
+// A line marker of preprocessed source (# N "file" [flags], or #line N "file"): true, with its line number
+// and file, for one.
+bool line_marker(const std::string& line, long& number, std::string& file) {
+    static const std::regex marker(R"(^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)\".*)");
+    std::smatch m;
+    if (line.compare(0, 1, "#") != 0 || !std::regex_match(line, m, marker)) return false;
+    number = std::stol(m[1].str());
+    file = unescaped(m[2].str());
+    return true;
+}
 }  // namespace
+
+std::string preprocessed_source_path(const std::string& ii) {
+    long number = 0;
+    std::string file;
+    return line_marker(ii.substr(0, ii.find('\n')), number, file) ? file : "";
+}
 
 std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const std::string& source,
                                                  const std::string& source_path) {
@@ -780,17 +797,11 @@ std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const st
         std::istringstream in(source);
         std::string line, file = source_path;
         long number = 1;
-        const std::regex directive(R"(^\s*#\s*line\s+(\d+)\s+"((?:[^"\\]|\\.)*)\".*)");
-        std::smatch m;
         for (std::size_t k = 0; std::getline(in, line); ++k) {
             if (!line.empty() && line.back() == '\r') line.pop_back();
             parens_before.push_back(reader.parens);
             before.push_back(before.back() + reader.read(line));
-            if (std::regex_match(line, m, directive)) {
-                number = std::stol(m[1].str());
-                file = unescaped(m[2].str());
-                continue;
-            }
+            if (line_marker(line, number, file)) continue;  // a #line directive (assemble_lab's, at column 0)
             lines_of[{file, number++}].push_back(k);
         }
     }
@@ -804,18 +815,12 @@ std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const st
     long number = 0, braces = 0;
     std::size_t last = 0;
     bool started = false;
-    const std::regex marker(R"(^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)\".*)");
-    std::smatch m;
     const auto report = [&] {
         out.push_back("a macro whose expansion opens or closes braces the source does not show (" + where +
                       "): a region cannot close its function or namespace, however a header's macro spells it");
     };
     while (std::getline(in, line)) {
-        if (line.compare(0, 1, "#") == 0 && std::regex_match(line, m, marker)) {
-            number = std::stol(m[1].str());
-            file = unescaped(m[2].str());
-            continue;
-        }
+        if (line_marker(line, number, file)) continue;
         const long here = reader.read(line);
         const bool lab = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
         const bool code = line.find_first_not_of(" \t\r\f\v") != std::string::npos && line[0] != '#';

@@ -179,6 +179,10 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii);
 std::vector<std::string> unbalanced_macro_braces(const std::string& ii, const std::string& source,
                                                  const std::string& source_path);
 
+/// @brief The source file the preprocessed source @p ii was made of, named by its first line marker
+/// (`# 0 "GRADED.cu"`), its escapes read; "" when it has none.
+std::string preprocessed_source_path(const std::string& ii);
+
 /// @brief Parses `nm -P -g` output into symbols.
 std::vector<ObjectSymbol> parse_nm_posix(const std::string& text);
 

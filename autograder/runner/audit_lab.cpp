@@ -25,7 +25,6 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -197,16 +196,10 @@ int main(int argc, char** argv) {
             for (const auto& f : grading::region_code_in_preprocessed(text)) add_once(region_lines, f);
             // The source it was made of, named by its first line marker (# 0 "GRADED.cu"): its braces against
             // the preprocessed lines'.
-            std::smatch m;
-            const std::string head = text.substr(0, text.find('\n'));
-            static const std::regex first(R"(^#\s*\d+\s+"((?:[^"\\]|\\.)*)\".*)");
-            std::string source_path;
-            if (std::regex_match(head, m, first))
-                for (std::size_t k = 0; k < m[1].length(); ++k)
-                    source_path += m[1].str()[k] == '\\' && k + 1 < m[1].length() ? m[1].str()[++k] : m[1].str()[k];
+            const std::string source_path = grading::preprocessed_source_path(text);
             std::ifstream source_in(source_path, std::ios::binary);
             if (source_path.empty() || !source_in) {
-                std::cerr << "audit_lab: cannot read the source " << (source_path.empty() ? head : source_path)
+                std::cerr << "audit_lab: cannot read the source " << (source_path.empty() ? "(no line marker)" : source_path)
                           << " that " << p.string() << " was made of\n";
                 return 2;
             }
