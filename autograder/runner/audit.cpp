@@ -121,6 +121,11 @@ std::string refusal_reason(const std::string& s) {
          "starts a process or a thread"},
         {R"(.*\b(kill|raise|signal|sigaction|alarm|setitimer)\b.*)", "sends or handles signals"},
         {R"(.*\b(mmap|munmap|mprotect|syscall|ptrace|prctl|ioctl)\b.*)", "a raw system facility"},
+        {R"(.*\bcuda(SetDevice|SetDeviceFlags|SetValidDevices|InitDevice|DeviceReset|DeviceSetLimit|)"
+         R"(DeviceSetCacheConfig|DeviceSetSharedMemConfig|DeviceSetMemPool|DeviceSetGraphMemAttribute|)"
+         R"(CtxResetPersistingL2Cache|DeviceFlushGPUDirectRDMAWrites)\b.*)",
+         "changes the GPU or its settings; a lab runs on the GPU the grader chose, as the grader set it up "
+         "(cudaGetDevice and cudaDeviceGetLimit read them)"},
         {R"(cuda(MallocManaged|MallocHost|HostAlloc|HostRegister|MemAdvise\w*|MemPrefetchAsync\w*)\b.*)",
          "managed or host memory; a lab works on the device memory it is given, and its own scratch from cudaMalloc"},
         {R"(lab\d\d::.*)", "is another part of the lab's namespace that the lab's file does not define (the grader's own "

@@ -264,6 +264,9 @@ TEST_CASE("the audit refuses forbidden imports, each with its reason") {
     CHECK(refused("clock_gettime").find("timer") != std::string::npos);
     CHECK(refused("cublasSgemm_v2").find("library call") != std::string::npos);
     CHECK(refused("fork").find("process") != std::string::npos);
+    CHECK(refused("cudaSetDevice").find("changes the GPU") != std::string::npos);
+    CHECK(refused("cudaDeviceSetLimit").find("changes the GPU") != std::string::npos);
+    CHECK(refused("cudaDeviceGetLimit") == "");  // reading a setting is a device query
     // The grader's own baselines are not for a lab to call, nor course helpers its lab does not allow.
     CHECK(refused("_ZN5lab018baseline9naive_sumEPKfPfm").find("not for a lab to call") != std::string::npos);
     CHECK(refused("_ZN6course16time_interleavedERKSt6vectorISt8functionIFvvEESaIS3_EERKNS_12BenchOptionsE") != "");
