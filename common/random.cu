@@ -11,6 +11,39 @@
 
 namespace course {
 
+std::uint64_t keyed_hash64(std::uint64_t k0, std::uint64_t k1, std::string_view message) {
+    // SipHash-2-4 (Aumasson and Bernstein): four lanes of state, two rounds a 64-bit word of the message,
+    // four at the end; the message read as little-endian words, the last holding its length's low byte.
+    std::uint64_t v0 = k0 ^ 0x736f6d6570736575ull, v1 = k1 ^ 0x646f72616e646f6dull;
+    std::uint64_t v2 = k0 ^ 0x6c7967656e657261ull, v3 = k1 ^ 0x7465646279746573ull;
+    const auto rotl = [](std::uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
+    const auto round = [&] {
+        v0 += v1, v1 = rotl(v1, 13), v1 ^= v0, v0 = rotl(v0, 32);
+        v2 += v3, v3 = rotl(v3, 16), v3 ^= v2;
+        v0 += v3, v3 = rotl(v3, 21), v3 ^= v0;
+        v2 += v1, v1 = rotl(v1, 17), v1 ^= v2, v2 = rotl(v2, 32);
+    };
+    const auto absorb = [&](std::uint64_t m) {
+        v3 ^= m;
+        round();
+        round();
+        v0 ^= m;
+    };
+    const std::size_t whole = message.size() / 8 * 8;
+    for (std::size_t i = 0; i < whole; i += 8) {
+        std::uint64_t m = 0;
+        for (int b = 0; b < 8; ++b) m |= std::uint64_t(static_cast<unsigned char>(message[i + b])) << (8 * b);
+        absorb(m);
+    }
+    std::uint64_t last = std::uint64_t(message.size() & 0xff) << 56;
+    for (std::size_t b = 0; whole + b < message.size(); ++b)
+        last |= std::uint64_t(static_cast<unsigned char>(message[whole + b])) << (8 * b);
+    absorb(last);
+    v2 ^= 0xff;
+    for (int r = 0; r < 4; ++r) round();
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
 namespace {
 __global__ void fill_uniform_kernel(float* d, std::size_t n, std::uint64_t seed, float lo, float hi) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)

@@ -54,6 +54,12 @@ inline std::uint64_t derive_seed(std::uint64_t seed, std::string_view tag, std::
     return hash64(seed ^ h, salt);
 }
 
+/// @brief SipHash-2-4 of @p message under the 128-bit key (@p k0, @p k1): a keyed pseudo-random
+/// function. Unlike hash64, whose finaliser is invertible (its output gives its input away), its outputs
+/// tell nothing of the key: a grading's per-call seeds come from it (grading::seed_for), so that a kernel
+/// that recovers one call's seed from the values it was given cannot predict the next call's.
+std::uint64_t keyed_hash64(std::uint64_t k0, std::uint64_t k1, std::string_view message);
+
 /// @brief Host vector of @p n uniform floats in [lo, hi).
 std::vector<float> uniform_floats(std::size_t n, std::uint64_t seed, float lo = -1.0f, float hi = 1.0f);
 

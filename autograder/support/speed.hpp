@@ -71,7 +71,11 @@ inline TimedTechnique& timed_technique() {
 /// @brief Judges @p t, the counts of all the timed batches of a speed bench, by timed_technique(); a
 /// technique not seen fails the current check as technique_not_used. Where the monitors cannot be read,
 /// says so in a note and judges nothing.
-inline void judge_timed_technique(const timed_counters::Totals& t) {
+/// @p rounds: the counters of each round of the measurement, in order, when it was measured more than once
+/// (a near miss): each round is judged on its own as well, since the round whose ratio is kept must show
+/// the technique by itself, and counters added over rounds would let an honest, slowed first round pay
+/// for a second without it (Lab 01 attack45_counters_averaged_over_rounds).
+inline void judge_timed_technique(const timed_counters::Totals& t, const std::vector<timed_counters::Totals>& rounds = {}) {
     const TimedTechnique& rule = timed_technique();
     if (!rule.judge) return;
     if (!timed_counters::available()) {
@@ -88,7 +92,14 @@ inline void judge_timed_technique(const timed_counters::Totals& t) {
     }
     note("your timed calls, counted by the GPU's performance monitors while they ran: " + t.describe());
     if (current_check_failed()) return;
-    const std::string wrong = rule.judge(t);
+    std::string wrong = rule.judge(t);
+    for (std::size_t r = 0; wrong.empty() && rounds.size() > 1 && r < rounds.size(); ++r) {
+        if (rounds[r].windows <= 0 || !rounds[r].counted_work()) continue;
+        const std::string alone = rule.judge(rounds[r]);
+        if (!alone.empty())
+            wrong = "in round " + std::to_string(r + 1) + " of " + std::to_string(rounds.size()) +
+                    " of the measurement, counted on its own (every round must show the technique): " + alone;
+    }
     if (!wrong.empty())
         fail(Failure::TechniqueNotUsed,
              "the GPU's performance monitors, sampled while your timed calls at the benchmark size ran: " + wrong,
@@ -424,6 +435,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
     std::string problem = first.problem;
     std::optional<std::size_t> late = first.late_output;
     timed_counters::Totals counted = first.counters;
+    std::vector<timed_counters::Totals> per_round{first.counters};
     int verified = first.verified_calls, rounds = 1;
     auto near_miss = [&] {
         for (std::size_t i = 0; i < criteria.size(); ++i) {
@@ -438,6 +450,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
         ++rounds;
         verified += again.verified_calls;
         counted += again.counters;
+        per_round.push_back(again.counters);
         if (!again.problem.empty()) problem = again.problem;
         if (again.late_output && !late) late = again.late_output;
         else
@@ -481,7 +494,7 @@ inline std::vector<Timings> measure_against(const Contenders& contenders, const 
             break;
         }
     }
-    judge_timed_technique(counted);
+    judge_timed_technique(counted, per_round);
     return best;
 }
 

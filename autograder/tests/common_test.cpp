@@ -71,6 +71,20 @@ TEST_CASE("random data is a pure function of (seed, index), in range, and seeds 
     CHECK(course::derive_seed(1, "lab01", 5) == course::derive_seed(1, "lab01", 5));
 }
 
+TEST_CASE("keyed_hash64 is SipHash-2-4") {
+    // The reference vectors of SipHash's paper (Appendix A) and its vectors.h: key 00 01 ... 0f, messages
+    // 00 01 ... (n - 1) for n = 0, 1, 7, 8 and 15.
+    const std::uint64_t k0 = 0x0706050403020100ull, k1 = 0x0f0e0d0c0b0a0908ull;
+    std::string m;
+    for (int i = 0; i < 15; ++i) m += static_cast<char>(i);
+    CHECK(course::keyed_hash64(k0, k1, m) == 0xa129ca6149be45e5ull);
+    CHECK(course::keyed_hash64(k0, k1, "") == 0x726fdb47dd0e0e31ull);
+    CHECK(course::keyed_hash64(k0, k1, m.substr(0, 1)) == 0x74f839c593dc67fdull);
+    CHECK(course::keyed_hash64(k0, k1, m.substr(0, 7)) == 0xab0200f58b01d137ull);
+    CHECK(course::keyed_hash64(k0, k1, m.substr(0, 8)) == 0x93f5f5799a932462ull);
+    CHECK(course::keyed_hash64(k0 ^ 1, k1, m) != 0xa129ca6149be45e5ull);
+}
+
 TEST_CASE("large random inputs, generated on several threads, hold exactly each index's value") {
     // Above 2^20 elements the host generators split the work over the CPU's cores: every element must
     // still be the one its index gives, wherever the split falls (the first, the last, around 2^20).
