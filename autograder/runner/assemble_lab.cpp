@@ -67,7 +67,10 @@ int main(int argc, char** argv) {
     if (!name_file.empty()) {
         std::istringstream first(grading::read_text_file(name_file).value_or(""));
         std::string line;
-        if (std::getline(first, line) && !line.empty()) shown = line;
+        // A name with a double quote is not carried into the #line directives: cicc writes it into the PTX's
+        // .file line as it is, which ptxas cannot parse, so the lab would not compile. The copy's own path
+        // names it then.
+        if (std::getline(first, line) && !line.empty() && line.find('"') == std::string::npos) shown = line;
     }
     grading::Verdict verdict{"regions"};
     const auto skel_text = grading::read_text_file(skeleton);

@@ -40,7 +40,7 @@ const std::vector<AllowRule>& import_allow_list() {
         // Device memory.
         {R"(cuda(Malloc|Free|MallocAsync|FreeAsync|MallocPitch|Malloc3D|Memset|MemsetAsync|Memset2D|Memset2DAsync|)"
          R"(Memset3D|Memset3DAsync|Memcpy|MemcpyAsync|Memcpy2D|Memcpy2DAsync|Memcpy3D|Memcpy3DAsync|MemcpyToSymbol|MemcpyToSymbolAsync|MemcpyFromSymbol|)"
-         R"(MemcpyFromSymbolAsync|GetSymbolAddress|GetSymbolSize|MemGetInfo)(_ptds|_ptsz)?)",
+         R"(MemcpyFromSymbolAsync|MemcpyPeer|MemcpyPeerAsync|GetSymbolAddress|GetSymbolSize|MemGetInfo)(_ptds|_ptsz)?)",
          "device memory: allocate, set, copy, and __constant__ / __device__ symbols"},
         // Occupancy and device queries.
         {R"(cuda(OccupancyMaxActiveBlocksPerMultiprocessor|OccupancyMaxActiveBlocksPerMultiprocessorWithFlags|)"
@@ -53,28 +53,32 @@ const std::vector<AllowRule>& import_allow_list() {
          "error checks (CUDA_CHECK) and waiting for the GPU"},
         // Math.
         {R"((std::)?(a?(sin|cos|tan)h?|sincos|atan2|exp|exp2|expm1|log|log2|log10|log1p|pow|sqrt|cbrt|hypot|fabs|floor|ceil|)"
-         R"(trunc|round|lround|llround|rint|lrint|nearbyint|fmod|remainder|remquo|fmin|fmax|fdim|fma|frexp|ldexp|modf|)"
+         R"(trunc|round|lround|llround|rint|lrint|llrint|nearbyint|nexttoward|scalbln|fmod|remainder|remquo|fmin|fmax|fdim|fma|frexp|ldexp|modf|)"
          R"(scalbn|ilogb|logb|copysign|nextafter|erf|erfc|tgamma|lgamma|abs|labs|llabs)[fl]?(\(.*\))?)",
          "math functions"},
         // The C++ runtime: exceptions, function-local statics, new and delete, string and memory helpers.
-        {R"(__cxa_(guard_acquire|guard_release|guard_abort|allocate_exception|free_exception|throw|begin_catch|)"
+        {R"(__cxa_(guard_acquire|guard_release|guard_abort|allocate_exception|free_exception|init_primary_exception|throw|begin_catch|)"
          R"(end_catch|rethrow|get_exception_ptr|call_unexpected|pure_virtual|deleted_virtual|bad_cast|bad_typeid|)"
          R"(throw_bad_array_new_length|atexit)|__dynamic_cast|__dso_handle|__gxx_personality_v0|_Unwind_Resume|__stack_chk_fail|)"
-         R"(mem(cpy|move|set|cmp)|strlen|strcmp)",
-         "the C++ runtime: exceptions, function-local statics, dynamic_cast, memcpy and friends (assert is "
-         "compiled out: the labs are built with NDEBUG)"},
+         R"(mem(cpy|move|set|cmp|chr)|str(len|nlen|cmp|ncmp|cpy|ncpy|cat|ncat|chr|rchr|str|spn|cspn|pbrk)|)"
+         R"(__(popcount|parity|clz|ctz|ffs|bswap)[sdt]i2|__(mem(cpy|move|set)|str(n?cpy|n?cat)|stpn?cpy)_chk)",
+         "the C++ runtime: exceptions, function-local statics, dynamic_cast, memcpy and the C string functions, "
+         "the compiler's helpers for bit builtins (__builtin_popcount) (assert is compiled out: the labs are "
+         "built with NDEBUG)"},
         {R"(operator (new|delete)(\[\])?\(.*\)|std::nothrow)",
          "new and delete (std::vector, std::string, std::function; std::stable_sort's buffer asks new(std::nothrow))"},
         {R"((printf|__printf_chk|puts|putchar))",
          "printing to standard output, for debugging (it carries nothing to the grader)"},
-        {R"((v?snprintf|__v?snprintf_chk))",
+        {R"((v?s(n)?printf|__v?s(n)?printf_chk))",
          "formatting into memory (std::to_string of a floating-point value, a message for an exception)"},
         {R"(std::(__throw_[a-z_]+|_Function_base::.*|_Rb_tree_(insert_and_rebalance|increment|decrement|)"
          R"(rebalance_for_erase)|_Hash_bytes|__detail::_Prime_rehash_policy::.*|__detail::_List_node_base::.*)(\(.*\))?.*)",
          "the standard library's out-of-line helpers for containers and std::function"},
         {R"(std::(runtime_error|logic_error|invalid_argument|out_of_range|length_error|domain_error|range_error|)"
-         R"(overflow_error|underflow_error|exception|bad_alloc|bad_array_new_length|bad_function_call)::.*)",
-         "standard exceptions (e.g. std::invalid_argument for a bad argument)"},
+         R"(overflow_error|underflow_error|exception|bad_alloc|bad_array_new_length|bad_function_call|nested_exception|)"
+         R"(__exception_ptr::exception_ptr)::.*|std::(current_exception|rethrow_exception|uncaught_exceptions?)\(.*\))",
+         "standard exceptions (e.g. std::invalid_argument for a bad argument), std::exception_ptr and nested "
+         "exceptions"},
         {R"(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::.*)",
          "std::string (exception messages)"},
         {R"((typeinfo|typeinfo name|vtable|VTT) for (std::|__cxxabiv1::).*)",
@@ -152,11 +156,35 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 std::string top_namespace(const std::string& m) {
     if (!starts_with(m, "_Z")) return "";
     std::size_t i = 2;
-    for (const char* special : {"TV", "TI", "TS", "TT", "GV"})
-        if (m.compare(i, 2, special) == 0) {
-            i += 2;
-            break;
+    // A thunk's call offset: h <offset> _, or v <offset> _ <virtual offset> _ (an offset may be negative, n).
+    const auto call_offset = [&m](std::size_t k) -> std::size_t {
+        const auto number = [&m](std::size_t at) {
+            if (at < m.size() && m[at] == 'n') ++at;
+            while (at < m.size() && std::isdigit(static_cast<unsigned char>(m[at]))) ++at;
+            return at < m.size() && m[at] == '_' ? at + 1 : std::string::npos;
+        };
+        if (k < m.size() && m[k] == 'h') return number(k + 1);
+        if (k < m.size() && m[k] == 'v') {
+            const std::size_t at = number(k + 1);
+            return at == std::string::npos ? at : number(at);
         }
+        return std::string::npos;
+    };
+    if (m.compare(i, 2, "Th") == 0 || m.compare(i, 2, "Tv") == 0) {  // a thunk of the function that follows
+        i = call_offset(i + 1);
+    } else if (m.compare(i, 2, "Tc") == 0) {  // a covariant thunk: two call offsets
+        i = call_offset(i + 2);
+        if (i != std::string::npos) i = call_offset(i);
+    } else {
+        // Special names of the entity that follows: vtable, typeinfo and its name, VTT, guard variable, a
+        // reference's temporary, a construction vtable (the complete class comes first).
+        for (const char* special : {"TV", "TI", "TS", "TT", "GV", "GR", "TC"})
+            if (m.compare(i, 2, special) == 0) {
+                i += 2;
+                break;
+            }
+    }
+    if (i == std::string::npos) return "";
     if (i < m.size() && m[i] == 'Z') ++i;  // a local entity: the enclosing function's name follows
     if (i < m.size() && m[i] == 'N') {
         ++i;
@@ -186,6 +214,11 @@ bool library_weak_definition(const ObjectSymbol& s) {
     // The exception table's pointer to a fundamental type's typeinfo (catch (int), catch (const char*)).
     static const std::regex fundamental(R"(_ZTI(P|K)*(b|c|a|h|w|Du|Ds|Di|s|t|i|j|l|m|x|y|f|d|e|Dn))");
     if (starts_with(s.name, "DW.ref.") && std::regex_match(owner_of(s.name), fundamental)) return true;
+    // The typeinfo of a type of CUDA's own at global scope (throw cudaErrorInvalidValue; catch (cudaError_t),
+    // or a vector type): the object's weak copy and the exception table's pointer to it.
+    static const std::regex cuda_type(R"((DW\.ref\.)?_ZT[IS](P|K)*\d+(cuda[A-Z]\w*|CU\w+|dim3|)"
+                                      R"((u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]))");
+    if (s.weak() && std::regex_match(s.name, cuda_type)) return true;
     const std::string ns = top_namespace(owner_of(s.name));
     for (const char* allowed : {"std", "__gnu_cxx", "course", "cooperative_groups", "cuda", "__cxxabiv1"})
         if (ns == allowed) return true;
@@ -218,11 +251,22 @@ AuditFinding audit_symbols(const std::string& lab_id, const std::vector<ObjectSy
         f.add(line);
     };
     // exit() is imported by nvcc's host stand-ins of __device__ functions (never called: the function runs
-    // on the GPU); any other host code that refers to it is the lab's own call.
+    // on the GPU); any other host code that refers to it is the lab's own call. A function that another
+    // one's code points at is no stand-in either, whether by a relocation (@p referenced) or within their
+    // section, where a call or a lea to its start needs none (the disassembler names the start: starts).
+    std::set<std::string> pointed_at = referenced ? *referenced : std::set<std::string>{};
+    if (referenced) {
+        std::map<std::string, std::string> section_of;
+        for (const auto& fn : host_code) section_of[fn.name] = fn.section;
+        for (const auto& fn : host_code)
+            for (const auto& t : fn.starts)
+                if (const auto it = section_of.find(t); t != fn.name && it != section_of.end() && it->second == fn.section)
+                    pointed_at.insert(t);
+    }
     bool exit_only_in_stubs = true;
     for (const auto& fn : host_code)
         if (std::find(fn.relocations.begin(), fn.relocations.end(), "exit") != fn.relocations.end() &&
-            !is_device_function_stub(fn, lab_id, referenced))
+            !is_device_function_stub(fn, lab_id, referenced ? &pointed_at : nullptr))
             exit_only_in_stubs = false;
     for (const auto& s : symbols) {
         const std::string d = demangle(s.name);
@@ -495,18 +539,62 @@ bool names_instruction(const std::string& text, const std::string& mnemonic) {
 }
 }  // namespace
 
-std::vector<std::string> device_timer_readers(const std::string& ptx) {
+namespace {
+// The functions of @p ptx whose text names @p special (a special register's name, or the start of its
+// names), demangled, each once, in order.
+std::vector<std::string> special_register_readers(const std::string& ptx, const std::string& special) {
     std::vector<std::string> out;
     for (const auto& [function, text] : ptx_functions(ptx)) {
         // Anywhere in the function, a comment's text included: ptxas reads a block comment that holds a
         // `//` (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own
-        // PTX never names the timer in a comment.
-        if (text.find("%globaltimer") == std::string::npos) continue;
+        // PTX never names a special register in a comment.
+        if (text.find(special) == std::string::npos) continue;
         const std::string name = function_shown(function);
         if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
     }
     return out;
 }
+}  // namespace
+
+std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_code, const std::string& relocations,
+                                       const std::string& callee, const std::string& caller) {
+    const std::regex wanted(callee);
+    const auto matches = [&](std::string symbol) {
+        if (const std::size_t sign = symbol.find_first_of("+-", 1); sign != std::string::npos) symbol.resize(sign);
+        return std::regex_match(demangle(symbol), wanted);
+    };
+    std::vector<std::string> out;
+    for (const auto& fn : host_code) {
+        const std::string shown = demangle(fn.name);
+        if (starts_with(shown, caller)) continue;
+        if (std::any_of(fn.relocations.begin(), fn.relocations.end(), matches))
+            out.push_back("calls " + callee + " from " + shown + ": in this lab only " + caller + "...) may");
+    }
+    // References from data: every section's records but code's, the unwind tables' and debug information's.
+    std::istringstream in(relocations);
+    std::string line, section;
+    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
+    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_match(line, m, header)) {
+            section = m[1].str();
+            continue;
+        }
+        const bool data = !starts_with(section, ".text") && !starts_with(section, ".eh_frame") &&
+                          !starts_with(section, ".debug") && !starts_with(section, ".gcc_except_table");
+        if (data && std::regex_match(line, m, record) && matches(m[1].str()))
+            out.push_back("keeps the address of " + callee + " in data (" + section + "): in this lab only " + caller +
+                          "...) may call it");
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<std::string> device_timer_readers(const std::string& ptx) { return special_register_readers(ptx, "%globaltimer"); }
+
+std::vector<std::string> device_clock_readers(const std::string& ptx) { return special_register_readers(ptx, "%clock"); }
 
 namespace {
 // @p text with the names of its .file directives blanked: a line `.file N "PATH"` (with nvcc's optional
@@ -675,6 +763,51 @@ std::size_t read_attribute_list(AttributeList& a, const std::string& line, std::
 }  // namespace
 
 namespace {
+// The lexing both readers of preprocessed lines share (BraceReader, region_code_in_preprocessed), so that
+// they cannot read one line two ways.
+
+// The end of the string or character literal whose opening quote is at @p q (its closing quote, escapes
+// read; the line's end when it has none).
+std::size_t quoted_end(const std::string& line, std::size_t q) {
+    std::size_t j = q + 1;
+    while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
+    return std::min(j + 1, line.size());
+}
+
+// True when @p line has a number starting at @p i (a digit, or a point before one).
+bool number_starts(const std::string& line, std::size_t i) {
+    const auto digit = [&](std::size_t k) { return k < line.size() && std::isdigit(static_cast<unsigned char>(line[k])); };
+    return digit(i) || (line[i] == '.' && digit(i + 1));
+}
+
+// The end of the number starting at @p i, read whole as a pp-number: a digit separator (1'000) opens no
+// character literal, and an exponent's sign belongs to it.
+std::size_t number_end(const std::string& line, std::size_t i) {
+    std::size_t j = i + 1;
+    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' || line[j] == '.' ||
+                               line[j] == '\'' ||
+                               ((line[j] == '+' || line[j] == '-') && std::strchr("eEpP", line[j - 1]) != nullptr)))
+        ++j;
+    return j;
+}
+
+// The end of the identifier starting at @p i.
+std::size_t identifier_end(const std::string& line, std::size_t i) {
+    std::size_t j = i;
+    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
+    return j;
+}
+
+// What identifier @p id is when a quote follows it right away: 2 a raw string's prefix (R, LR, uR, UR, u8R,
+// and only before "), 1 an encoding prefix (L, u, U, u8), 0 neither. @p suffix: the identifier starts where
+// a literal ended, so it is that literal's suffix (""R, a user-defined literal), never the prefix of the
+// next: the compiler reads ""R"(" as ""R then the ordinary string "(".
+int literal_prefix(const std::string& id, char quote, bool suffix) {
+    if (suffix) return 0;
+    if (quote == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R")) return 2;
+    return id == "L" || id == "u" || id == "U" || id == "u8" ? 1 : 0;
+}
+
 // Reads C++ a line at a time as the compiler does, for its braces: comments, string and character literals
 // (raw ones across lines too), numbers and preprocessor lines aside. The braces a line opens less those it
 // closes (digraphs too), and the parentheses open before it.
@@ -696,6 +829,7 @@ public:
                 return 0;
             }
         }
+        std::size_t literal_end = std::string::npos;  // where the last literal on this line ended
         while (i < line.size()) {
             if (comment_) {
                 const std::size_t end = line.find("*/", i);
@@ -717,20 +851,14 @@ public:
                 comment_ = true;
                 i += 2;
             } else if (c == '"' || c == '\'') {
-                i = quoted(line, i);
-            } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(next)))) {
-                std::size_t j = i + 1;  // a number whole: 1'000 opens no character literal
-                while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' ||
-                                           line[j] == '.' || line[j] == '\'' ||
-                                           ((line[j] == '+' || line[j] == '-') && std::strchr("eEpP", line[j - 1]))))
-                    ++j;
-                i = j;
+                i = literal_end = quoted_end(line, i);
+            } else if (number_starts(line, i)) {
+                i = number_end(line, i);
             } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-                std::size_t j = i;
-                while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
-                const std::string id = line.substr(i, j - i);
+                const std::size_t j = identifier_end(line, i);
+                const int prefix = j < line.size() ? literal_prefix(line.substr(i, j - i), line[j], i == literal_end) : 0;
                 i = j;
-                if (j < line.size() && line[j] == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R")) {
+                if (prefix == 2) {
                     const std::size_t open = line.find('(', j + 1);
                     if (open == std::string::npos) return braces;
                     const std::string close = ")" + line.substr(j + 1, open - j - 1) + "\"";
@@ -739,10 +867,9 @@ public:
                         raw_close_ = close;
                         return braces;
                     }
-                    i = end + close.size();
-                } else if (j < line.size() && (line[j] == '"' || line[j] == '\'') &&
-                           (id == "L" || id == "u" || id == "U" || id == "u8")) {
-                    i = quoted(line, j);
+                    i = literal_end = end + close.size();
+                } else if (prefix == 1) {
+                    i = literal_end = quoted_end(line, j);
                 }
             } else {
                 if (c == '{' || (c == '<' && next == '%')) ++braces;
@@ -756,11 +883,6 @@ public:
     }
 
 private:
-    static std::size_t quoted(const std::string& line, std::size_t q) {
-        std::size_t j = q + 1;
-        while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
-        return std::min(j + 1, line.size());
-    }
     bool comment_ = false, directive_ = false;
     std::string raw_close_;
 };
@@ -899,18 +1021,19 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
             from = end + raw_close.size();
             raw_close.clear();
         }
-        // A line marker: # N "file" [flags], or #line N "file".
+        // A line marker: # N "file" [flags], or #line N "file", read as line_marker reads it (its file name's
+        // escapes too: a folder named q"x is spelled q\"x there). One that cannot be read ends the reading:
+        // the lines after it could not be told the lab's from the headers'.
         std::size_t at = line.find_first_not_of(" \t");
         if (from == 0 && at != std::string::npos && line[at] == '#') {
             std::size_t p = line.find_first_not_of(" \t", at + 1);
             if (p != std::string::npos && line.compare(p, 4, "line") == 0) p = line.find_first_not_of(" \t", p + 4);
             if (p != std::string::npos && std::isdigit(static_cast<unsigned char>(line[p]))) {
-                const std::size_t q = line.find('"', p), r = q == std::string::npos ? q : line.find('"', q + 1);
-                if (r != std::string::npos) {
-                    number = std::strtol(line.c_str() + p, nullptr, 10);
-                    file = line.substr(q + 1, r - q - 1);
-                    continue;
+                if (at != 0 || !line_marker(line, number, file)) {
+                    add("a line marker the audit cannot read (" + line.substr(0, 80) + ")");
+                    return out;
                 }
+                continue;
             }
         }
         const bool lab_source = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
@@ -955,9 +1078,7 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                         raw_close = close;
                         return line.size();
                     }
-                    std::size_t j = q + 1;
-                    while (j < line.size() && line[j] != line[q]) j += line[j] == '\\' ? 2 : 1;
-                    return std::min(j + 1, line.size());
+                    return quoted_end(line, q);
                 };
                 // Where the last literal ended: an identifier right there is its suffix (""R, a user-defined
                 // literal), never the prefix of the next one: the compiler reads ""R"(" as ""R then the
@@ -967,24 +1088,14 @@ std::vector<std::string> region_code_in_preprocessed(const std::string& ii) {
                     const char c = line[i];
                     if (c == '"' || c == '\'') {
                         i = literal_end = skip_literal(i, false);
-                    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                               (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
-                        std::size_t j = i + 1;
-                        while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_' ||
-                                                   line[j] == '.' || line[j] == '\'' ||
-                                                   ((line[j] == '+' || line[j] == '-') &&
-                                                    std::strchr("eEpP", line[j - 1]) != nullptr)))
-                            ++j;
-                        i = j;
+                    } else if (number_starts(line, i)) {
+                        i = number_end(line, i);
                     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-                        std::size_t j = i;
-                        while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
+                        const std::size_t j = identifier_end(line, i);
                         const std::string id = line.substr(i, j - i);
-                        const bool suffix = i == literal_end;
-                        if (!suffix && j < line.size() && (line[j] == '"' || line[j] == '\'')) {  // a prefixed literal
-                            const bool raw = line[j] == '"' && (id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R");
-                            if (raw || id == "L" || id == "u" || id == "U" || id == "u8") {
-                                i = literal_end = skip_literal(j, raw);
+                        if (j < line.size() && (line[j] == '"' || line[j] == '\'')) {  // a prefixed literal
+                            if (const int prefix = literal_prefix(id, line[j], i == literal_end); prefix != 0) {
+                                i = literal_end = skip_literal(j, prefix == 2);
                                 continue;
                             }
                         }
@@ -1227,15 +1338,20 @@ std::vector<HostFunction> parse_objdump(const std::string& text) {
     // "\t\t\t221: R_X86_64_PLT32\texit-0x4" a relocation in the instruction before it.
     std::vector<HostFunction> out;
     std::istringstream in(text);
-    std::string line;
+    std::string line, section;
+    const std::string section_header = "Disassembly of section ";
     while (std::getline(in, line)) {
+        if (starts_with(line, section_header) && line.back() == ':') {
+            section = line.substr(section_header.size(), line.size() - section_header.size() - 1);
+            continue;
+        }
         const auto lt = line.find(" <");
         if (lt != std::string::npos && line.size() > 2 && line.compare(line.size() - 2, 2, ">:") == 0 &&
             std::isxdigit(static_cast<unsigned char>(line[0]))) {
-            out.push_back({line.substr(lt + 2, line.size() - lt - 4), {}, {}, {}});
+            out.push_back({line.substr(lt + 2, line.size() - lt - 4), {}, {}, {}, {}, section});
             continue;
         }
-        if (out.empty()) out.push_back({"", {}, {}, {}});  // code before any label
+        if (out.empty()) out.push_back({"", {}, {}, {}, {}, section});  // code before any label
         const auto r = line.find(": R_");
         if (r != std::string::npos) {
             const auto tab = line.find('\t', r);
@@ -1278,6 +1394,7 @@ std::vector<HostFunction> parse_objdump(const std::string& text) {
         if (const auto open = line.rfind(" <"); open != std::string::npos && open > colon && line.back() == '>') {
             std::string target = line.substr(open + 2, line.size() - open - 3);
             if (const auto off = target.find_first_of("+-"); off != std::string::npos && off > 0) target.resize(off);
+            else out.back().starts.push_back(target);
             out.back().targets.push_back(target);
         }
     }

@@ -69,6 +69,12 @@ struct HostFunction {
     /// section, the symbol the disassembler names (`# 300 <name>`, `call 3aa <name+0x48>`, without the
     /// offset); in another, the place a section-relative relocation points at (`.text+0x30`).
     std::vector<std::string> targets;
+    /// The places its instructions point at that the disassembler names by a symbol exactly, without an
+    /// offset (`call 210 <name>`, `lea ... # 300 <name>`): a function's start, if it lies in this
+    /// function's own section (in an object every section starts at 0, and objdump may name a place of
+    /// one section after a symbol of another).
+    std::vector<std::string> starts;
+    std::string section;  ///< the section it lies in (`Disassembly of section .text:`)
 };
 
 /// @brief True for nvcc's host stand-in of a `__device__` function of lab @p lab_id: a few instructions
@@ -150,6 +156,22 @@ std::vector<std::string> unexpected_sections(const std::string& section_headers)
 /// it is reached: inline PTX, cuda::ptx, cuda::std::chrono or libcu++'s back-off loops. An SM's own
 /// clock (%clock, %clock64: clock(), clock64()) is not this timer.
 std::vector<std::string> device_timer_readers(const std::string& ptx);
+
+/// @brief The functions of the PTX @p ptx that read an SM's own clock (%clock, %clock_hi, %clock64:
+/// clock(), clock64()), demangled, each once, in order, read as device_timer_readers reads the global
+/// timer. A kernel that times itself can tell a run under compute-sanitizer or Nsight Compute (a shared
+/// store and load take 50 times longer under memcheck, 400 times under racecheck) from a graded one, so
+/// no lab's kernels may read it.
+std::vector<std::string> device_clock_readers(const std::string& ptx);
+
+/// @brief A course function a lab may call from one function only (rubric "audit_allow_only_in": Lab 06's
+/// timer, for its detector): the findings for every host function of @p host_code whose code refers to a
+/// symbol whose demangled name matches @p callee but whose own demangled name does not start with
+/// @p caller (the function, its clones and its lambdas: "lab06::detect_conflict_ways("), and for any
+/// reference to such a symbol from data (@p relocations: `objdump -r`; a function pointer kept there could
+/// be called from anywhere).
+std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_code, const std::string& relocations,
+                                       const std::string& callee, const std::string& caller);
 
 /// @brief Where the PTX @p ptx uses an instruction a lab refuses: for each of @p mnemonics (an opcode's
 /// first part: "shfl", "mma", "wgmma"), the functions that name it as an instruction (the mnemonic, then

@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
     // Instructions the lab's device code may not use (rubric "refused_instructions"): each a PTX mnemonic
     // and why the lab refuses it.
     std::vector<std::pair<std::string, std::string>> refused_instructions;
+    // Calls the lab may make from one function only (rubric "audit_allow_only_in": {"call", "from"}).
+    std::vector<std::pair<std::string, std::string>> only_in;
     {
         std::ifstream in(rubric);
         const auto j = nlohmann::json::parse(in, nullptr, false);
@@ -96,6 +98,14 @@ int main(int argc, char** argv) {
                 return 2;
             }
             refused_instructions.emplace_back(r["ptx"].get<std::string>(), r["why"].get<std::string>());
+        }
+        for (const auto& r : j.value("audit_allow_only_in", nlohmann::json::array())) {
+            if (!r.is_object() || !r.contains("call") || !r.contains("from") || !r["call"].is_string() ||
+                !r["from"].is_string() || r["from"].get<std::string>().empty()) {
+                std::cerr << "audit_lab: " << rubric << ": each of \"audit_allow_only_in\" needs \"call\" and \"from\"\n";
+                return 2;
+            }
+            only_in.emplace_back(r["call"].get<std::string>(), r["from"].get<std::string>());
         }
     }
     if (!refused_instructions.empty() && ptx_dir.empty()) {
@@ -131,6 +141,8 @@ int main(int argc, char** argv) {
     auto finding = grading::audit_symbols(lab, grading::parse_nm_posix(*symbols), extra, host_code, grader_definitions,
                                           &referenced);
     for (const auto& line : grading::registration_outside_nvcc(host_code, *relocations, *symbol_table)) finding.add(line);
+    for (const auto& [call, from] : only_in)
+        for (const auto& line : grading::calls_outside(host_code, *relocations, call, from)) finding.add(line);
     const auto section_headers = output_of({objdump, "-h", "-w", object});
     if (!section_headers) {
         std::cerr << "audit_lab: could not read " << object << "'s sections with " << objdump << "\n";
@@ -171,8 +183,14 @@ int main(int argc, char** argv) {
         for (const auto& text : ptx_texts)
             for (const auto& r : grading::device_timer_readers(text)) add_once(readers, r);
         for (const auto& r : readers)
-            finding.add("reads the GPU's global timer (%globaltimer) in device code (" + r +
-                        "): the grader times the lab (clock() and clock64() are fine)");
+            finding.add("reads the GPU's global timer (%globaltimer) in device code (" + r + "): the grader times the lab");
+        std::vector<std::string> clock_readers;
+        for (const auto& text : ptx_texts)
+            for (const auto& r : grading::device_clock_readers(text)) add_once(clock_readers, r);
+        for (const auto& r : clock_readers)
+            finding.add("reads an SM's clock (clock(), clock64(): %clock, %clock64) in device code (" + r +
+                        "): the grader times the lab, and a kernel that times itself can tell a checked run from a "
+                        "graded one");
         std::vector<std::string> mnemonics;
         for (const auto& r : refused_instructions) mnemonics.push_back(r.first);
         std::vector<std::pair<std::string, std::string>> uses;

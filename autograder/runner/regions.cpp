@@ -48,6 +48,7 @@ bool allowed_reserved(const std::string& id) {
         "__global__",     "__device__",       "__host__",          "__shared__",   "__constant__",
         "__managed__",    "__restrict__",     "__forceinline__",   "__noinline__", "__launch_bounds__",
         "__align__",      "__grid_constant__", "__maxnreg__",       "__cluster_dims__", "__inline__",
+        "__inline_hint__", "__local_maxnreg__",
         "__FILE__",       "__LINE__",         "__PRETTY_FUNCTION__", "__FUNCTION__", "__func__"};
     if (id.size() < 2 || id[0] != '_') return true;
     const bool upper = std::isupper(static_cast<unsigned char>(id[1])) != 0;
@@ -229,7 +230,8 @@ struct Lexer {
         return true;
     }
 
-    // `#pragma unroll` with an optional constant (letters, digits, spaces, + - * / and parentheses), and
+    // `#pragma unroll` with an optional constant (letters, digits, spaces, operators, member access and
+    // subscripts: `kShape.tm`, `sizeof...(Words)`, `kCounts[2]`; parentheses), and
     // a // comment after it, is the one directive a region may hold: the loop hint every tiled kernel
     // needs. On a match, skips it. No /* */ comment on its line: one left open would run on past the line
     // for the compiler (the directive with it), not for this lexer, hiding the code that follows.
@@ -248,7 +250,7 @@ struct Lexer {
         if (pragma != "pragma" || unroll != "unroll") return false;
         while (words >> w) rest += w;
         for (char ch : rest)
-            if (!(ident_char(ch) || std::string("+-*/%()<>=!?:&|^~, ").find(ch) != std::string::npos)) return false;
+            if (!(ident_char(ch) || std::string("+-*/%()<>=!?:&|^~, .[]").find(ch) != std::string::npos)) return false;
         i = e;
         return true;
     }

@@ -195,6 +195,14 @@ TEST_CASE("region bodies hold code only: no preprocessor, no tricks that reach o
     CHECK(namespace_region("[[gnu::aligned(sizeof(R\"x(\")x\"))]] static int pad = 0;").find("prefixed or raw string") !=
           std::string::npos);
     CHECK(function_region("#pragma unroll (K < 5 ? 4 : 2)\nfor (int k = 0; k < 8; ++k) x += k;") == "");
+    CHECK(function_region("#pragma unroll kShape.tm\nfor (int k = 0; k < 8; ++k) x += k;") == "");
+    CHECK(function_region("#pragma unroll sizeof...(Words)\nfor (int k = 0; k < 8; ++k) x += k;") == "");
+    CHECK(function_region("#pragma unroll kCounts[2]\nfor (int k = 0; k < 8; ++k) x += k;") == "");
+    CHECK(function_region("#pragma unroll \"4\"\n").find("preprocessor") != std::string::npos);
+    CHECK(function_region("#pragma unroll {4}\n").find("preprocessor") != std::string::npos);
+    // CUDA's qualifiers spelled as host_defines.h spells them.
+    CHECK(namespace_region("__device__ __inline_hint__ unsigned twice(unsigned x) { return 2u * x; }") == "");
+    CHECK(namespace_region("__global__ void __local_maxnreg__(64) k() {}") == "");
     CHECK(namespace_region("[ //\n[gnu::used]] int x;").find("[[ ]]") != std::string::npos);
     CHECK(function_region("int v[4] = {}; v[ /* first */ 0] = 1;") == "");
     // extern followed by a raw or prefixed string names a linkage too.
@@ -287,6 +295,13 @@ TEST_CASE("the audit finds the device functions that read the GPU's global timer
     CHECK(readers[0] == "lab01::helper()");
     CHECK(readers[1] == "lab01::k(unsigned long long*)");
     CHECK(device_timer_readers(".visible .entry _ZN5lab011kEv()\n{\n\tmov.u64 %rd1, %clock64;\n}\n").empty());
+    // An SM's own clock is read apart (a lab's rubric may allow it): clock64(), clock() and its high half.
+    const auto clocks = device_clock_readers(ptx + ".visible .entry _ZN5lab014lowsEv()\n{\n\tmov.u32 %r1, %clock;\n}\n"
+                                                   ".visible .entry _ZN5lab012hiEv()\n{\n\tmov.u32 %r1, %clock_hi;\n}\n");
+    REQUIRE(clocks.size() == 3);
+    CHECK(clocks[0] == "lab01::quiet(unsigned long long*)");
+    CHECK(clocks[1] == "lab01::lows()");
+    CHECK(clocks[2] == "lab01::hi()");
     // Behind a block comment that holds a `//`: ptxas reads the timer, so the whole line is looked at.
     const auto hidden = device_timer_readers(".visible .entry _ZN5lab011kEPy(\n)\n{\n\t/* // */ mov.u64 %rd1, %globaltimer;\n}\n");
     REQUIRE(hidden.size() == 1);
@@ -369,6 +384,12 @@ TEST_CASE("the preprocessed source shows inline assembly and pragmas on the lab'
     // #line markers too, and asm spelled plainly.
     CHECK(region_code_in_preprocessed("#line 7 \"/home/s/sum_reduction.cu\"\n  asm volatile(\"exit;\");\n").size() == 1);
     CHECK(region_code_in_preprocessed("# 1 \"/course/common/device.cuh\"\n  asm volatile(\"exit;\");\n").empty());
+    // A file name with a quote, escaped in the marker (a folder named q"x): still the lab's file.
+    CHECK(region_code_in_preprocessed("# 7 \"/home/q\\\"x/sum_reduction.cu\"\n  asm volatile(\"exit;\");\n").size() == 1);
+    // A marker that cannot be read ends the reading with a refusal (fail closed).
+    const auto unread = region_code_in_preprocessed("# 7 \"/home/q\n  asm volatile(\"exit;\");\n");
+    REQUIRE(unread.size() == 1);
+    CHECK(unread[0].find("a line marker the audit cannot read") == 0);
     // extern with any string literal names a linkage, however prefixed or escaped.
     for (const char* spelling : {"extern \"C\" int f();", "extern u8\"C\" int f();", "extern \"\\x43\" int f();",
                                  "extern R\"(C)\" int f();", "extern L\"C\" int f();"})
@@ -504,6 +525,35 @@ TEST_CASE("a host function that only calls exit is a __device__ function's stand
     const std::vector<ObjectSymbol> syms = {{"exit", 'U'}};
     CHECK(audit_symbols("01", syms, {}, {stub}, {}, &referenced).message == "");
     CHECK(audit_symbols("01", syms, {}, {stub, quit}, {}, &referenced).message.find("calls exit") != std::string::npos);
+    // A stand-in-shaped function that another one calls, or whose address it loads, in their own section,
+    // where no relocation is needed (`call 210 <...>`, `lea 0x0(%rip),%rax # 210 <...>`): the lab's own.
+    stub.section = quit.section = ".text";
+    HostFunction caller{"_ZN5lab0110sum_reduceEPKfPfm", {"lea", "call", "ret"}, {}, {"_ZN5lab014quitEv"},
+                        {"_ZN5lab014quitEv"}, ".text"};
+    const std::set<std::string> only_exit{"exit"};
+    CHECK(audit_symbols("01", syms, {}, {stub, quit}, {}, &only_exit).message == "");
+    CHECK(audit_symbols("01", syms, {}, {stub, quit, caller}, {}, &only_exit).message.find("calls exit") !=
+          std::string::npos);
+    HostFunction self{"_ZN5lab0116atomic_max_floatEPff", {"sub", "movl", "mov", "call"}, {"exit"},
+                      {"_ZN5lab0116atomic_max_floatEPff"}, {"_ZN5lab0116atomic_max_floatEPff"}, ".text"};
+    CHECK(audit_symbols("01", syms, {}, {self}, {}, &only_exit).message == "");  // its own name: no reference
+    // objdump names a place of another section after a symbol of this one (every section of an object
+    // starts at 0): nvcc's registration function's own jump, in .text.startup, is no reference.
+    HostFunction registration{"_ZL24__sti____cudaRegisterAllv", {"jmp"}, {}, {"_ZN5lab014quitEv"},
+                              {"_ZN5lab014quitEv"}, ".text.startup"};
+    CHECK(audit_symbols("01", syms, {}, {stub, quit, registration}, {}, &only_exit).message == "");
+    // parse_objdump keeps each function's section and the starts its instructions name.
+    const auto parsed = parse_objdump("Disassembly of section .text:\n\n"
+                                      "0000000000000210 <_ZN5lab014quitEv>:\n 210:\tcall   215 <_ZN5lab014quitEv+0x5>\n"
+                                      "0000000000000230 <_ZN5lab014mainEv>:\n 230:\tcall   210 <_ZN5lab014quitEv>\n"
+                                      "Disassembly of section .text.startup:\n\n"
+                                      "0000000000000000 <_GLOBAL__sub_I_x>:\n   0:\tjmp    214 <_ZN5lab014quitEv+0x4>\n");
+    REQUIRE(parsed.size() == 4);  // the lines before the first function's label count as one without a name
+    CHECK(parsed[1].section == ".text");
+    CHECK(parsed[1].starts.empty());
+    CHECK(parsed[2].starts == std::vector<std::string>{"_ZN5lab014quitEv"});
+    CHECK(parsed[3].section == ".text.startup");
+    CHECK(parsed[3].starts.empty());
 }
 
 TEST_CASE("the audit refuses a definition outside the lab's namespace") {
@@ -549,6 +599,30 @@ TEST_CASE("the audit lets a lab catch by type: a catch clause's table entry judg
     CHECK(finding("DW.ref._ZTIi", 'V') == "");
     CHECK(finding("_ZTIN4cub9TempStoreE", 'U') != "");  // not a fundamental type
     CHECK(finding("__assert_fail", 'U') != "");  // assert is compiled out (NDEBUG): never the lab's call
+    // The special names of the lab's own entities are the lab's: thunks of its classes' functions (two
+    // bases, a virtual base, a covariant return), construction vtables, a reference's temporary.
+    CHECK(finding("_ZThn16_N5lab0611BadBinCountD1Ev", 'W') == "");
+    CHECK(finding("_ZTv0_n24_N5lab067BadSizeD0Ev", 'W') == "");
+    CHECK(finding("_ZTch0_h16_N5lab064Node5cloneEv", 'W') == "");
+    CHECK(finding("_ZTCN5lab067BadSizeE0_NS_5ErrorE", 'V') == "");
+    CHECK(finding("_ZGRN5lab068kLabNameB5cxx11E_", 'V') == "");
+    // ... and the standard library's its own (a weak copy), but a strong thunk or one of another lab is not.
+    CHECK(finding("_ZThn16_NSt17_Nested_exceptionISt13runtime_errorED1Ev", 'W') == "");
+    CHECK(finding("_ZThn16_NSt13runtime_errorD1Ev", 'T') != "");
+    CHECK(finding("_ZThn16_N5lab0211BadBinCountD1Ev", 'W').find("outside namespace lab06") != std::string::npos);
+    CHECK(finding("_ZTh", 'W') != "");  // not a name
+    // Throwing and catching CUDA's own types (catch (cudaError_t)): their typeinfo, weak.
+    CHECK(finding("_ZTI9cudaError", 'V') == "");
+    CHECK(finding("DW.ref._ZTI9cudaError", 'V') == "");
+    CHECK(finding("_ZTS9cudaError", 'V') == "");
+    CHECK(finding("_ZTI9cudaError", 'D') != "");  // strong
+    CHECK(finding("_ZTI7Grading", 'V') != "");    // not CUDA's
+    // Ordinary library calls found refused by a round of correct code written in other styles.
+    for (const char* name : {"llrint", "nexttowardf", "scalbln", "cudaMemcpyPeerAsync", "sprintf", "__sprintf_chk",
+                             "strncat", "__strncat_chk", "__strcpy_chk", "__memcpy_chk", "strcpy", "strchr", "__popcountdi2", "__ctzdi2", "_ZSt17current_exceptionv",
+                             "_ZSt17rethrow_exceptionNSt15__exception_ptr13exception_ptrE",
+                             "_ZNSt15__exception_ptr13exception_ptr10_M_releaseEv", "__cxa_init_primary_exception"})
+        CHECK_MESSAGE(finding(name, 'U') == "", name);
 }
 
 TEST_CASE("exit is allowed only in nvcc's stand-ins for __device__ functions; raw system calls never") {
@@ -949,8 +1023,45 @@ TEST_CASE("a macro whose expansion opens or closes braces the source does not sh
                                   "# 9 \"/c/lab.cu\"\n"
                                   "}\n";
     CHECK(unbalanced_macro_braces(honest_ii, honest_source, "/b/graded.cu").empty());
+    // A name right after a literal is its suffix (a user-defined literal, ""R), not a raw string's prefix:
+    // read as one, the quote after it would have hidden every later line from both counts.
+    const std::string suffix_source = "#line 1 \"/c/lab.cu\"\nnamespace lab01 {\nvoid f() {\n"
+                                      "#line 5 \"/s/lab.cu\"\n"
+                                      "    auto q = \"\"R\"(x\";\n"
+                                      "    CLEANUP_POP(0);\n"
+                                      "#line 3 \"/c/lab.cu\"\n}\n}\n";
+    const std::string suffix_ii = "# 0 \"/b/graded.cu\"\n# 1 \"/c/lab.cu\"\nnamespace lab01 {\nvoid f() {\n"
+                                  "# 5 \"/s/lab.cu\"\n"
+                                  "    auto q = \"\"R\"(x\";\n"
+                                  "    } while (0);\n"
+                                  "# 3 \"/c/lab.cu\"\n}\n}\n";
+    const auto suffix = unbalanced_macro_braces(suffix_ii, suffix_source, "/b/graded.cu");
+    REQUIRE(suffix.size() == 1);
+    CHECK(suffix[0].find("(/s/lab.cu, line 6)") != std::string::npos);
     // A line of the lab's file that the source does not have is not compared but refused.
     const auto unknown = unbalanced_macro_braces("# 40 \"/c/lab.cu\"\nint x;\n", honest_source, "/b/graded.cu");
     REQUIRE(unknown.size() == 1);
     CHECK(unknown[0].find("does not have (/c/lab.cu, line 40)") != std::string::npos);
+}
+
+TEST_CASE("a course function a lab may call from one function only is refused anywhere else") {
+    const std::string timer = "_ZN6course16time_interleavedERKSt6vectorISt8functionIFvvEESaIS3_EERKNS_12BenchOptionsE";
+    const std::string callee = "course::time_interleaved\\(.*\\)", caller = "lab06::detect_conflict_ways(";
+    HostFunction detect{"_ZN5lab0620detect_conflict_waysERKSt8functionIFvvEERKS0_IFviEEi", {"call"}, {timer}};
+    HostFunction cold{"_ZN5lab0620detect_conflict_waysERKSt8functionIFvvEERKS0_IFviEEi.cold", {"call"}, {timer}};
+    HostFunction launch{"_ZN5lab0613strided_loadsEiiPf", {"call"}, {timer}};
+    HostFunction plain{"_ZN5lab0613conflict_waysEii", {"ret"}, {}};
+    CHECK(calls_outside({detect, cold, plain}, "", callee, caller).empty());
+    const auto found = calls_outside({detect, launch}, "", callee, caller);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].find("from lab06::strided_loads(int, int, float*)") != std::string::npos);
+    // Its address kept in data, where any function could call it through the pointer.
+    const auto data = calls_outside({detect}, "RELOCATION RECORDS FOR [.data.rel.local]:\n"
+                                              "OFFSET           TYPE              VALUE\n"
+                                              "0000000000000000 R_X86_64_64       " + timer + "\n"
+                                              "RELOCATION RECORDS FOR [.text]:\n"
+                                              "0000000000000010 R_X86_64_PLT32    " + timer + "-0x0000000000000004\n",
+                                    callee, caller);
+    REQUIRE(data.size() == 1);
+    CHECK(data[0].find("keeps the address of") == 0);
 }

@@ -5,13 +5,18 @@
 // (std::to_string of an integer and of a double), std::min and std::max, std::sin and std::cos of one
 // value (which GCC merges into sincos), cudaMemset3D and cudaMemcpy3D, a __managed__ variable that only
 // device code touches, and two __device__ helpers whose host stand-ins are identical (nvcc makes one per
-// helper, each calling exit; GCC's identical-code folding would make one call the other).
+// helper, each calling exit; GCC's identical-code folding would make one call the other). Also: an
+// exception type with two bases (its destructor's thunk), one with a virtual base (a construction vtable),
+// a reference bound to a temporary at namespace scope, cudaError_t thrown and caught by type,
+// std::exception_ptr, sprintf and the C string functions, __builtin_popcount
+// (a helper of GCC's), std::llrint, and cudaMemcpyPeerAsync on one device.
 #include "cuda_check.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <numeric>
@@ -47,7 +52,18 @@ int checked(int v) {
 struct TooFew : std::runtime_error {  // the lab's own exception type
     using std::runtime_error::runtime_error;
 };
+struct Tagged {
+    virtual ~Tagged() = default;
+};
+struct BadCount : std::invalid_argument, Tagged {  // two bases: a thunk of its destructor
+    using std::invalid_argument::invalid_argument;
+};
+struct Error : virtual std::exception {};  // a virtual base: construction vtables
+struct BadSize : Error {
+    const char* what() const noexcept override { return "bad size"; }
+};
 }  // namespace
+inline const std::string& kLabName = std::string("sum reduction");  // a reference's temporary
 
 int run(float* x, int n) {
     int code = 0;
@@ -68,6 +84,21 @@ int run(float* x, int n) {
     } catch (const TooFew& e) {
         std::printf("%s\n", e.what());
     }
+    try { if (n == 15) throw BadCount("fifteen"); } catch (const Tagged&) { code -= 15; }
+    try { if (n == 16) throw BadSize(); } catch (const Error& e) { std::printf("%s %s\n", e.what(), kLabName.c_str()); }
+    try { if (n == 17) throw cudaErrorInvalidValue; } catch (cudaError_t e) { code += static_cast<int>(e); }
+    static std::exception_ptr failure;
+    try { if (n == 18) throw std::runtime_error("eighteen"); } catch (...) { failure = std::current_exception(); }
+    try { if (failure && n == 19) std::rethrow_exception(failure); } catch (const std::exception&) { code -= 19; }
+    char message[64];
+    std::sprintf(message, "n = %d", n);
+    char joined[96] = "run: ";
+    std::strncat(joined, message, sizeof joined - std::strlen(joined) - 1);
+    if (std::strchr(joined, '=') == nullptr) std::printf("%s\n", joined);
+    code += __builtin_popcount(static_cast<unsigned>(n)) + static_cast<int>(std::llrint(std::log2(1.0 + n)));
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaMemcpyPeerAsync(x, device, x, device, sizeof(float), 0));
     static double phase = 0.0;
     phase += 0.001;
     const double c = std::cos(phase), s = std::sin(phase);

@@ -2,7 +2,7 @@
 // thread in the student's launch host (pthread_create found in the C library's own tables, as in
 // attack3_resolved_thread_slows_rivals) that, after each call at a benchmark size returns, queues one
 // more launch of the graded kernel on the per-thread default stream (one at a time), with a size no check uses, at which
-// one thread spins for about 6 s on clock64 and returns. Its own calls are not slowed until the next one
+// one thread sleeps for about 6 s (__nanosleep) and returns. Its own calls are not slowed until the next one
 // (the host waits for its device after every call), so the spin is queued when its check program changes
 // the GPU lock at the end of a bench and stops the launch host: a stopped process's queued kernels still
 // run. A grading that gets the GPU alone next would find it busy for seconds while timing its baseline and
@@ -23,9 +23,7 @@
     constexpr std::size_t kSpinSize = 0x5eedf00du;
     if (n == kSpinSize) {
         if (threadIdx.x == 0 && blockIdx.x == 0) {
-            const long long t0 = clock64();
-            while (clock64() - t0 < 10000000000ll) {  // about 6 s at the H100's clock
-            }
+            for (int i = 0; i < 6000; ++i) __nanosleep(1000000u);  // about 6 s (a clock read is refused)
         }
         return;
     }

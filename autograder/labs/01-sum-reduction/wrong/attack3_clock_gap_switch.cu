@@ -12,7 +12,9 @@
 // Unlike wrong/attack2_honest_first_nine_calls.cu it counts nothing, so profiling a random batch of the
 // graded run would not catch it either; nor does it time anything on the host.
 // What should catch it: evidence from the timed calls themselves (e.g. counters of a timed batch profiled
-// whole, with the batch's own spacing, or per-warp evidence). Expected: technique_not_used (Nsight Compute).
+// whole, with the batch's own spacing, or per-warp evidence). Expected: forbidden_symbol: a lab's kernels
+// may not read an SM's clock (the forty-fifth round; until then it ended as technique_not_used, on the
+// timed counters' floor a block).
 // Measured on an H100: its timed calls show 0.89 of the reference's shared-memory loads a call (clock64
 // differs between SMs, so most blocks judge the gap long and stay honest): above the floor a call, below
 // the floor of 0.9 load wavefronts for every block launched, which catches it (technique_not_used).

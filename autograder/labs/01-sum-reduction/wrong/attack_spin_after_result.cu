@@ -1,7 +1,7 @@
 // Known-wrong Lab 01 (a measurement cheat: work after the result): the reference kernel, but at the benchmark
-// size every block's thread 0 keeps its SM busy for about 2 ms after adding its partial to *out (a clock64
-// spin), so the result is final long before the call's work ends. A grader that stops its clock when the
-// output is right (or when the launcher returns) gives the reference's speed. The student's launch host
+// size every block's thread 0 keeps its SM busy for about 2 ms after adding its partial to *out (two
+// 1 ms __nanosleep calls; a clock64 spin is refused at build time), so the result is final long before
+// the call's work ends. A grader that stops its clock when the output is right (or when the launcher returns) gives the reference's speed. The student's launch host
 // waits for its whole device after every call (cudaDeviceSynchronize) before it answers, so the spin is
 // inside the host-clock interval of every timed call: about 2 ms a call against CUB's ~0.35 ms.
 // Expected: too_slow (both speed checks).
@@ -44,9 +44,7 @@
             atomicAdd(out, sum);
             // BUG (cheat): the result is in; keep the GPU busy after it, hoping the clock has stopped.
             if (n == (std::size_t(1) << 28)) {
-                const long long t0 = clock64();
-                while (clock64() - t0 < 4000000ll) {
-                }
+                for (int i = 0; i < 2; ++i) __nanosleep(1000000u);  // about 2 ms (a clock read is refused)
             }
         }
     }
