@@ -318,23 +318,35 @@ namespace {
 // The values of `objdump -r`'s records ("OFFSET TYPE VALUE": a symbol with an addend, exit-0x4, or a section
 // and an offset, .text+0x210), in order, outside the unwind tables and debug information, which name every
 // function and are no reference.
-std::vector<std::string> relocation_values(const std::string& relocations) {
-    std::vector<std::string> out;
+// The records of `objdump -r`, each with the section it is listed under ("RELOCATION RECORDS FOR
+// [.text]:", then "OFFSET TYPE VALUE" lines): every reader of relocations reads them here.
+struct RelocationRecord {
+    std::string section, value;
+};
+
+std::vector<RelocationRecord> relocation_records(const std::string& relocations) {
+    std::vector<RelocationRecord> out;
     std::istringstream in(relocations);
-    std::string line;
-    bool counts = false;
+    std::string line, section;
     const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
     const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
     std::smatch m;
     while (std::getline(in, line)) {
-        if (std::regex_match(line, m, header)) {
-            const std::string section = m[1].str();
-            counts = !starts_with(section, ".eh_frame") && !starts_with(section, ".debug") &&
-                     !starts_with(section, ".gcc_except_table");
-            continue;
-        }
-        if (counts && std::regex_match(line, m, record)) out.push_back(m[1].str());
+        if (std::regex_match(line, m, header)) section = m[1].str();
+        else if (std::regex_match(line, m, record)) out.push_back({section, m[1].str()});
     }
+    return out;
+}
+
+// Sections whose relocations are no reference: the unwind tables and debug information name every function.
+bool bookkeeping_section(const std::string& section) {
+    return starts_with(section, ".eh_frame") || starts_with(section, ".debug") || starts_with(section, ".gcc_except_table");
+}
+
+std::vector<std::string> relocation_values(const std::string& relocations) {
+    std::vector<std::string> out;
+    for (const auto& r : relocation_records(relocations))
+        if (!bookkeeping_section(r.section)) out.push_back(r.value);
     return out;
 }
 
@@ -570,23 +582,11 @@ std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_cod
         if (std::any_of(fn.relocations.begin(), fn.relocations.end(), matches))
             out.push_back("calls " + callee + " from " + shown + ": in this lab only " + caller + "...) may");
     }
-    // References from data: every section's records but code's, the unwind tables' and debug information's.
-    std::istringstream in(relocations);
-    std::string line, section;
-    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
-    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+(\S+)\s*$)");
-    std::smatch m;
-    while (std::getline(in, line)) {
-        if (std::regex_match(line, m, header)) {
-            section = m[1].str();
-            continue;
-        }
-        const bool data = !starts_with(section, ".text") && !starts_with(section, ".eh_frame") &&
-                          !starts_with(section, ".debug") && !starts_with(section, ".gcc_except_table");
-        if (data && std::regex_match(line, m, record) && matches(m[1].str()))
+    // References from data: every section's records but code's and the bookkeeping's.
+    for (const auto& [section, value] : relocation_records(relocations))
+        if (!starts_with(section, ".text") && !bookkeeping_section(section) && matches(value))
             out.push_back("keeps the address of " + callee + " in data (" + section + "): in this lab only " + caller +
                           "...) may call it");
-    }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -1231,18 +1231,11 @@ std::vector<std::string> unexpected_constructors(const std::string& symbol_table
             by_name[t.name] = {t.section, t.value};
         }
     std::vector<std::string> out;
-    std::istringstream in(relocations);
-    std::string line, section;
-    const std::regex header(R"(^RELOCATION RECORDS FOR \[(.*)\]:\s*$)");
-    const std::regex record(R"(^[0-9a-fA-F]+\s+\S+\s+([^+\s]+)(?:\+0x([0-9a-fA-F]+))?\s*$)");
+    const std::regex symbol_and_addend(R"(([^+\s]+)(?:\+0x([0-9a-fA-F]+))?)");
     std::smatch m;
-    while (std::getline(in, line)) {
-        if (std::regex_match(line, m, header)) {
-            section = m[1].str();
-            continue;
-        }
+    for (const auto& [section, value] : relocation_records(relocations)) {
         if (!starts_with(section, ".init_array") && !starts_with(section, ".fini_array")) continue;
-        if (!std::regex_match(line, m, record)) continue;
+        if (!std::regex_match(value, m, symbol_and_addend)) continue;
         const std::string target = m[1].str();
         const unsigned long long offset = m[2].matched ? std::stoull(m[2].str(), nullptr, 16) : 0;
         std::string function;
