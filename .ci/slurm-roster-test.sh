@@ -126,6 +126,15 @@ students=(broken01 fopen02 solution starter)
 
 # --- Submit and wait ------------------------------------------------------------------------------
 export CUDA_VISIBLE_DEVICES=  # no GPU for the jobs, whatever this machine has
+# The jobs of this run still pending or running: array_job and merge_job, only while their output goes
+# to this run's folder. A cluster started afresh numbers its jobs from 1 again, so an id alone could name
+# another run's job (a test left running from an earlier, interrupted run must not cancel this one's).
+own_live_jobs() {
+  local j
+  for j in $(squeue -h -j "$array_job,$merge_job" -o %F 2> /dev/null | sort -u); do
+    scontrol show job "$j" 2> /dev/null | grep -q "StdOut=$out/" && echo "$j"
+  done
+}
 # submit_and_wait ARGS...: submits, then waits for the array and the merge; sets array_job, merge_job.
 submit_and_wait() {
   local log=$work/submit.$SECONDS.log
@@ -140,10 +149,11 @@ submit_and_wait() {
   merge_job=$(sed -n 's/^MERGE_JOB=//p' "$log")
   [[ -n $array_job && -n $merge_job ]] || { echo "slurm-roster-test: no job ids from submit-roster.sh"; exit 1; }
   local start=$SECONDS
-  while [[ -n $(squeue -h -j "$array_job,$merge_job" -o %i 2> /dev/null) ]]; do
+  while [[ -n $(own_live_jobs) ]]; do
     if ((SECONDS > deadline)); then
       squeue -j "$array_job,$merge_job"
-      scancel "$array_job" "$merge_job" 2> /dev/null
+      # shellcheck disable=SC2046
+      scancel $(own_live_jobs) 2> /dev/null
       show_outputs
       echo "slurm-roster-test: the jobs did not end within ${wait_s}s (ROSTER_TEST_WAIT_S)"
       exit 1
