@@ -11,7 +11,7 @@ source .ci/gpu-build-first.sh
 echo "== build: ${SECONDS}s"
 if [[ -n ${CTEST_ARGS:-} ]]; then
   ctest --test-dir build-gpu --output-on-failure -LE hole ${CTEST_ARGS} > "$L/ctest.log" 2>&1; echo "== ctest (rc $?, ${SECONDS}s)"; summary "$L/ctest.log"
-  ctest --test-dir build-gpu -L hole ${CTEST_ARGS} > "$L/ctest-holes.log" 2>&1; echo "== known holes (they fail until closed)"; summary "$L/ctest-holes.log"
+  ctest --test-dir build-gpu --output-on-failure -L hole ${CTEST_ARGS} > "$L/ctest-holes.log" 2>&1; echo "== known holes (they fail until closed)"; summary "$L/ctest-holes.log"
 fi
 t0=$SECONDS; build-gpu/grade --tree solution --no-build > "$L/solutions.log" 2>&1
 echo "== solutions (rc $?, $((SECONDS - t0))s)"; grep -E "^Lab 0.*(PASS|FAIL)|^Total|^GPU:" "$L/solutions.log" | sort -u

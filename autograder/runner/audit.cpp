@@ -575,18 +575,21 @@ std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_cod
         if (const std::size_t sign = symbol.find_first_of("+-", 1); sign != std::string::npos) symbol.resize(sign);
         return std::regex_match(demangle(symbol), wanted);
     };
+    // The callee as a reader writes it: its pattern's "\\(.*\\)" as "(...)".
+    std::string callee_shown = callee;
+    if (const std::size_t p = callee_shown.find("\\(.*\\)"); p != std::string::npos) callee_shown.replace(p, 6, "(...)");
     std::vector<std::string> out;
     for (const auto& fn : host_code) {
         const std::string shown = demangle(fn.name);
         if (starts_with(shown, caller)) continue;
         if (std::any_of(fn.relocations.begin(), fn.relocations.end(), matches))
-            out.push_back("calls " + callee + " from " + shown + ": in this lab only " + caller + "...) may");
+            out.push_back("calls " + callee_shown + " from " + shown + ": in this lab only " + caller + "...) may");
     }
     // References from data: every section's records but code's and the bookkeeping's.
     for (const auto& [section, value] : relocation_records(relocations))
         if (!starts_with(section, ".text") && !bookkeeping_section(section) && matches(value))
-            out.push_back("keeps the address of " + callee + " in data (" + section + "): in this lab only " + caller +
-                          "...) may call it");
+            out.push_back("keeps the address of " + callee_shown + " in data (" + section + "): in this lab only " +
+                          caller + "...) may call it");
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -595,6 +598,13 @@ std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_cod
 std::vector<std::string> device_timer_readers(const std::string& ptx) { return special_register_readers(ptx, "%globaltimer"); }
 
 std::vector<std::string> device_clock_readers(const std::string& ptx) { return special_register_readers(ptx, "%clock"); }
+
+std::vector<std::string> device_counter_readers(const std::string& ptx) {
+    std::vector<std::string> out = special_register_readers(ptx, "%pm");
+    for (const auto& r : special_register_readers(ptx, "%envreg"))
+        if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    return out;
+}
 
 namespace {
 // @p text with the names of its .file directives blanked: a line `.file N "PATH"` (with nvcc's optional

@@ -164,6 +164,14 @@ std::vector<std::string> device_timer_readers(const std::string& ptx);
 /// no lab's kernels may read it.
 std::vector<std::string> device_clock_readers(const std::string& ptx);
 
+/// @brief The functions of the PTX @p ptx that read the SM's performance-monitor counters (%pm0 to %pm7,
+/// %pm0_64 ...: what a profiler counts, or nothing) or the driver's environment registers (%envreg0 to
+/// %envreg31, set by the driver, and by a tool's), demangled, each once, in order, read as
+/// device_timer_readers reads the global timer. What they hold can differ under compute-sanitizer, Nsight
+/// Compute or the grader's counter sampling, so a kernel could tell an observed run from the others with
+/// them, and no lab's kernels may read them.
+std::vector<std::string> device_counter_readers(const std::string& ptx);
+
 /// @brief A course function a lab may call from one function only (rubric "audit_allow_only_in": Lab 06's
 /// timer, for its detector): the findings for every host function of @p host_code whose code refers to a
 /// symbol whose demangled name matches @p callee but whose own demangled name does not start with

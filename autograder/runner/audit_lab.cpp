@@ -191,6 +191,13 @@ int main(int argc, char** argv) {
             finding.add("reads an SM's clock (clock(), clock64(): %clock, %clock64) in device code (" + r +
                         "): the grader times the lab, and a kernel that times itself can tell a checked run from a "
                         "graded one");
+        std::vector<std::string> counter_readers;
+        for (const auto& text : ptx_texts)
+            for (const auto& r : grading::device_counter_readers(text)) add_once(counter_readers, r);
+        for (const auto& r : counter_readers)
+            finding.add("reads the performance-monitor counters or the driver's environment registers (%pm, "
+                        "%envreg) in device code (" + r + "): what they hold can differ while a tool or the "
+                        "grader observes the run, and a kernel that reads them can tell a checked run from a graded one");
         std::vector<std::string> mnemonics;
         for (const auto& r : refused_instructions) mnemonics.push_back(r.first);
         std::vector<std::pair<std::string, std::string>> uses;

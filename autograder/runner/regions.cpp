@@ -219,6 +219,11 @@ struct Lexer {
                         continue;
                     }
                 }
+                // A literal's suffix is part of the literal's token: no macro expands there, so the reserved
+                // names' rule has nothing to guard (operator""_KiB, 16_KiB). Except one that starts with two
+                // underscores: GCC reads a suffix that names a macro as that macro (for "%"PRId64), unless it
+                // starts with one underscore alone.
+                if (suffix && (id.size() == 1 || id[1] != '_') && id[0] == '_') continue;
                 if (!identifier(id)) return false;
                 continue;
             }
@@ -308,6 +313,18 @@ struct Lexer {
         if (id == "chrono" || id.find("globaltimer") != std::string::npos)
             return fail(id + " is not allowed in a region: it reads a timer, and the grader times the lab (clock() and "
                              "clock64() are fine)");
+        // GCC's builtins that reach the stack of the function's callers or leave a function by another way
+        // than its return: a lab's code has no use for its caller's frame (the launch host's), and a jump
+        // or a trap past the grader's code is not an answer.
+        static const std::set<std::string> kStackBuiltins = {
+            "__builtin_frame_address", "__builtin_return_address", "__builtin_extract_return_addr",
+            "__builtin_frob_return_addr", "__builtin_dwarf_cfa", "__builtin_stack_address", "__builtin_setjmp",
+            "__builtin_longjmp", "__builtin_apply", "__builtin_apply_args", "__builtin_return",
+            "__builtin_eh_return", "__builtin_eh_return_data_regno", "__builtin_unwind_init", "__builtin_trap"};
+        if (kStackBuiltins.count(id))
+            return fail(id + " is not allowed in a region: it reaches the stack of the function's callers or leaves "
+                             "a function by another way than its return (__builtin_expect, __builtin_popcount and the "
+                             "other builtins that compute are fine)");
         if (id == "__attribute__" || id == "__attribute" || id == "__declspec")
             return fail(id + " is not allowed in a region (__launch_bounds__, __restrict__ and __align__ are fine)");
         if (!allowed_reserved(id))

@@ -39,8 +39,10 @@ void strided_loads(int stride, int word_bytes, float* d_sink);
 /// and returns the conflict degree (1, 2, 4, ...) whose timing the unknown one matches.
 /// @param run_mystery runs one launch of the unknown kernel and returns once it is done. It runs after
 ///        everything enqueued on the device before the call, and before anything enqueued after it, so
-///        events recorded on the default stream before and after the call time it (the grader's kernels
-///        run in the grader's own process, where your code cannot read their strides)
+///        events recorded on the default stream before and after the call time it: course::time_interleaved's,
+///        the one timer a lab may use (a lab that creates events of its own, through course::EventTimer
+///        too, is refused at build time). The grader's kernels run in the grader's own process, where your
+///        code cannot read their strides
 /// @param run_known the same for the same kernel with the given stride (1 to 128; anything else throws
 ///        std::invalid_argument); its conflict degree is conflict_ways(stride, word_bytes)
 /// @param word_bytes 4 or 8: the size of the words both kernels load

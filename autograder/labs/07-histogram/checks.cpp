@@ -434,6 +434,14 @@ TEST_CASE("exact counts of keys, with bin counts that fit no warp layout" * doct
                 },
                 "histogram_keys"))
             return;
+    // Past 2^31 keys of one value (period 1: every key 0 but the three planted): as for the bytes, a counter
+    // of fewer than 32 bits that is folded into the counts too seldom wraps here. No smaller input gives a
+    // block more than 65,536 keys of one bin, whatever its grid.
+    huge_case<std::uint32_t>(
+        grading::kHugeN, 1, lab07::kMaxKeyBins,
+        [](std::uint32_t* d, std::size_t m) { lab07::baseline::fill_pattern_keys(d, m, 1); },
+        [](const std::uint32_t* d, std::size_t m, unsigned int* c) { lab07::histogram_keys(d, m, lab07::kMaxKeyBins, c); },
+        "histogram_keys");
 }
 
 TEST_CASE("one-bin and skewed inputs: contention counted exactly") {
@@ -490,6 +498,28 @@ TEST_CASE("one-bin and skewed inputs: contention counted exactly") {
         if (!got) return;
         if (*got != expected)
             wrong.record(n_str(n) + ", bytes that repeat every " + std::to_string(period), *got, expected);
+    }
+    // Bytes of one value, one in eight with a single random bit flipped, at every size: what a kernel that
+    // tests a load for one value repeated by arithmetic on its words (a sum of their differences, say, where
+    // two flipped top bits cancel) rather than by comparing every byte takes for a run, and counts wrong.
+    for (std::size_t k = 0; k < kExactSizes.size(); ++k) {
+        const std::size_t n = kExactSizes[k];
+        std::uint64_t x = grading::seed_for("lab07-bit-flips", n);
+        const auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+        const auto background = static_cast<unsigned char>(next());
+        std::vector<unsigned char> host(n, background);
+        for (unsigned char& b : host) {
+            const auto r = next();
+            if (r % 8 == 0) b = static_cast<unsigned char>(b ^ (1u << ((r >> 3) % 8)));
+        }
+        if (n > 0) CUDA_CHECK(cudaMemcpy(bytes.d.data(), host.data(), n, cudaMemcpyHostToDevice));
+        bytes.tail(n, 0xff);
+        const Counts expected = cpu_counts(host, lab07::kByteBins);
+        const auto got = student_bytes(bytes.d.data(), n, counts);
+        if (!got) return;
+        if (*got != expected)
+            wrong.record(n_str(n) + ", bytes of " + std::to_string(background) + " with one bit flipped in one of eight",
+                         *got, expected);
     }
     for (std::size_t k = 0; k < kExactSizes.size(); ++k) {
         const std::size_t n = kExactSizes[k];
