@@ -514,13 +514,19 @@ TEST_CASE("speed: 5x5 filter near copy bandwidth" * doctest::test_suite("measure
 // exactly the data's size, so that a read even one element past the end falls outside every allocation.
 // Graded runs never include it; its results are judged by the sanitizer, not here.
 // Its sizes: three edge sizes with each filter, then the 128 residue sizes (widths up to 255, heights up
-// to 32), each with one filter in turn: about 350,000 input pixels in all (as many again of output).
+// to 32), each with one filter in turn, then eight wide images (1024 to 1027 columns, 17 and 18 rows):
+// about 500,000 input pixels in all (as many again of output).
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
     std::vector<std::pair<Size, int>> runs;  // (size, K)
     for (int K : kFilterSizes)
         for (Size s : {Size{1, 1}, Size{67, 35}, Size{5, 70}}) runs.push_back({s, K});
     const std::vector<Size> residues = residue_sizes({0, 1}, {0});
     for (std::size_t i = 0; i < residues.size(); ++i) runs.push_back({residues[i], kFilterSizes[i % 3]});
+    // Wide images, past the residue sizes' 255 columns: every remainder of the width mod 4, each with an
+    // odd and an even height, so that a path taken only for wide rows (float4 loads, say) meets the tools
+    // too, its last row's reads past the end of the input included.
+    for (int r = 0; r < 4; ++r)
+        for (int h : {17, 18}) runs.push_back({Size{1024 + r, h}, kFilterSizes[(2 * r + h) % 3]});
     for (const auto& run : runs) {
         const int width = run.first.width, height = run.first.height, K = run.second;
         const std::vector<float> w = course::uniform_floats(std::size_t(K) * K, grading::seed_for("lab05-sanitizer-w", K));

@@ -15,8 +15,8 @@
 // Deserves: memory_error (a read past the input allocation on every odd-height image of width 2 mod 4,
 // >= 256 columns, e.g. 258 x 3).
 // 
-// A known hole by reading (the forty-sixth round), not yet graded on a GPU: its test expects the class
-// it deserves. Expected: memory_error.
+// Caught now: the memory and race check runs eight wide images too (1024 to 1027 columns, 17 and 18
+// rows). Expected: memory_error.
 // The regions not given here are the solution's.
 
 // BEGIN STUDENT REGION halo_convolution_kernel

@@ -9,8 +9,8 @@
 // Compute's wavefronts a load), and a negative garbage sum only stores into sink[0], inside the sink.
 // Deserves: race_condition.
 // 
-// A known hole by reading (the forty-sixth round), not yet graded on a GPU: its test expects the class
-// it deserves. Expected: race_condition.
+// Caught now: the tools also run one stride from 4 to 128 for each word size, drawn from the run's
+// seed. Expected: race_condition.
 // The regions not given here are the solution's.
 
 // BEGIN STUDENT REGION strided_load_kernel
