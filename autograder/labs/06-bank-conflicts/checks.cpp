@@ -771,12 +771,13 @@ TEST_CASE("detector names the ways of 8-byte mystery kernels" * doctest::test_su
 // that shape (a workload run alone) the launcher itself runs, as it does under memcheck.
 TEST_CASE("sanitizer workload" * doctest::test_suite("sanitizer")) {
     course::DeviceBuffer<float> sink(1);
-    // Stride 2 with 8-byte words and 3 with 4-byte words, then, for each word size, one stride from 4 to 128
-    // drawn from the run's seed: a kernel whose path changes with the stride (a barrier kept only at small
-    // strides, say) cannot know which strides the tools see.
+    // Stride 2 with 8-byte words and 3 with 4-byte words, then, for each word size, one stride from 4 to
+    // kMaxStride drawn from the run's seed: a kernel whose path changes with the stride (a barrier kept only
+    // at small strides, say) cannot know which strides the tools see.
     std::vector<std::pair<int, int>> runs = {{8, 2}, {4, 3}};
     for (const int word_bytes : {8, 4})
-        runs.push_back({word_bytes, 4 + static_cast<int>(grading::seed_for("lab06-sanitizer-stride", word_bytes) % 125)});
+        runs.push_back({word_bytes, 4 + static_cast<int>(grading::seed_for("lab06-sanitizer-stride", word_bytes) %
+                                                         std::uint64_t(lab06::kMaxStride - 3))});
     for (const auto& [word_bytes, stride] : runs) {
         const std::string what = "strided_loads(stride = " + std::to_string(stride) + ", word_bytes = " +
                                  std::to_string(word_bytes) + ")";
