@@ -6,8 +6,10 @@
 // only racecheck reports. No rule on compiled code can see it: it is concurrency and arithmetic. What would
 // catch it: a race check on the graded runs' own path, in a process that cannot tell it from a graded one.
 // 
-// A known hole by reading (the forty-sixth round), not yet graded on a GPU: its test expects the class
-// it deserves. Expected: race_condition.
+// Graded on an H200 (2026-12-03): race_condition, but for its probe, not for the steps it hides: the flag
+// thread 0 raises and warp 1 reads is a plain (volatile) shared int with no barrier between them, itself a
+// race racecheck reports. A probe through shared-memory atomics, which racecheck does not report, would be
+// a hole by reading. Expected: race_condition.
 // The regions not given here are the solution's.
 
 // BEGIN STUDENT REGION block_sum_kernel

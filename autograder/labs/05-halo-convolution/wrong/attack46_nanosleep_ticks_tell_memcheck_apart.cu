@@ -6,8 +6,10 @@
 // are discarded, so every result is exact). What would catch it: a memory check on the graded runs' own path,
 // or reads past the input that fault in a graded run.
 // 
-// A known hole by reading (the forty-sixth round), not yet graded on a GPU: its test expects the class
-// it deserves. Expected: memory_error.
+// A known hole (the forty-sixth round). Graded on an H200 (2026-12-03), it ends as race_condition, for its
+// probe: the flag thread 0 raises and warp 1 reads is a plain shared int with no barrier between them, a
+// race racecheck reports; the read past the image it hides is never seen. A probe through shared-memory
+// atomics would pass the race check too. Expected: memory_error.
 // The regions not given here are the solution's.
 
 // BEGIN STUDENT REGION halo_convolution_kernel
