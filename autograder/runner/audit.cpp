@@ -551,23 +551,6 @@ bool names_instruction(const std::string& text, const std::string& mnemonic) {
 }
 }  // namespace
 
-namespace {
-// The functions of @p ptx whose text names @p special (a special register's name, or the start of its
-// names), demangled, each once, in order.
-std::vector<std::string> special_register_readers(const std::string& ptx, const std::string& special) {
-    std::vector<std::string> out;
-    for (const auto& [function, text] : ptx_functions(ptx)) {
-        // Anywhere in the function, a comment's text included: ptxas reads a block comment that holds a
-        // `//` (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own
-        // PTX never names a special register in a comment.
-        if (text.find(special) == std::string::npos) continue;
-        const std::string name = function_shown(function);
-        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    }
-    return out;
-}
-}  // namespace
-
 std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_code, const std::string& relocations,
                                        const std::string& callee, const std::string& caller) {
     const std::regex wanted(callee);
@@ -595,16 +578,31 @@ std::vector<std::string> calls_outside(const std::vector<HostFunction>& host_cod
     return out;
 }
 
-std::vector<std::string> device_timer_readers(const std::string& ptx) { return special_register_readers(ptx, "%globaltimer"); }
-
-std::vector<std::string> device_clock_readers(const std::string& ptx) { return special_register_readers(ptx, "%clock"); }
-
-std::vector<std::string> device_counter_readers(const std::string& ptx) {
-    std::vector<std::string> out = special_register_readers(ptx, "%pm");
-    for (const auto& r : special_register_readers(ptx, "%envreg"))
-        if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+SpecialRegisterReaders special_register_readers(const std::string& ptx) {
+    SpecialRegisterReaders out;
+    const auto add = [](std::vector<std::string>& list, const std::string& name) {
+        if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+    };
+    for (const auto& [function, text] : ptx_functions(ptx)) {
+        // Anywhere in the function, a comment's text included: ptxas reads a block comment that holds a
+        // `//` (`/* // */ mov.u64 %rd1, %globaltimer;`) as ending before the read, and the compiler's own
+        // PTX never names a special register in a comment. A name's start stands for all its forms
+        // (%clock: %clock_hi, %clock64; %pm: %pm0 ... %pm7_64).
+        const auto names = [&text = text](const char* special) { return text.find(special) != std::string::npos; };
+        if (!names("%globaltimer") && !names("%clock") && !names("%pm") && !names("%envreg")) continue;
+        const std::string shown = function_shown(function);
+        if (names("%globaltimer")) add(out.timer, shown);
+        if (names("%clock")) add(out.clock, shown);
+        if (names("%pm") || names("%envreg")) add(out.counters, shown);
+    }
     return out;
 }
+
+std::vector<std::string> device_timer_readers(const std::string& ptx) { return special_register_readers(ptx).timer; }
+
+std::vector<std::string> device_clock_readers(const std::string& ptx) { return special_register_readers(ptx).clock; }
+
+std::vector<std::string> device_counter_readers(const std::string& ptx) { return special_register_readers(ptx).counters; }
 
 namespace {
 // @p text with the names of its .file directives blanked: a line `.file N "PATH"` (with nvcc's optional

@@ -172,6 +172,15 @@ std::vector<std::string> device_clock_readers(const std::string& ptx);
 /// them, and no lab's kernels may read them.
 std::vector<std::string> device_counter_readers(const std::string& ptx);
 
+/// @brief device_timer_readers, device_clock_readers and device_counter_readers of @p ptx, read in one pass
+/// over its functions.
+struct SpecialRegisterReaders {
+    std::vector<std::string> timer;     ///< the global timer's readers
+    std::vector<std::string> clock;     ///< an SM clock's readers
+    std::vector<std::string> counters;  ///< the performance-monitor counters' and environment registers' readers
+};
+SpecialRegisterReaders special_register_readers(const std::string& ptx);
+
 /// @brief A course function a lab may call from one function only (rubric "audit_allow_only_in": Lab 06's
 /// timer, for its detector): the findings for every host function of @p host_code whose code refers to a
 /// symbol whose demangled name matches @p callee but whose own demangled name does not start with

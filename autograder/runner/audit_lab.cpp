@@ -179,21 +179,19 @@ int main(int argc, char** argv) {
         const auto add_once = [](auto& list, const auto& item) {
             if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
         };
-        std::vector<std::string> readers;
-        for (const auto& text : ptx_texts)
-            for (const auto& r : grading::device_timer_readers(text)) add_once(readers, r);
+        std::vector<std::string> readers, clock_readers, counter_readers;
+        for (const auto& text : ptx_texts) {
+            const grading::SpecialRegisterReaders found = grading::special_register_readers(text);
+            for (const auto& r : found.timer) add_once(readers, r);
+            for (const auto& r : found.clock) add_once(clock_readers, r);
+            for (const auto& r : found.counters) add_once(counter_readers, r);
+        }
         for (const auto& r : readers)
             finding.add("reads the GPU's global timer (%globaltimer) in device code (" + r + "): the grader times the lab");
-        std::vector<std::string> clock_readers;
-        for (const auto& text : ptx_texts)
-            for (const auto& r : grading::device_clock_readers(text)) add_once(clock_readers, r);
         for (const auto& r : clock_readers)
             finding.add("reads an SM's clock (clock(), clock64(): %clock, %clock64) in device code (" + r +
                         "): the grader times the lab, and a kernel that times itself can tell a checked run from a "
                         "graded one");
-        std::vector<std::string> counter_readers;
-        for (const auto& text : ptx_texts)
-            for (const auto& r : grading::device_counter_readers(text)) add_once(counter_readers, r);
         for (const auto& r : counter_readers)
             finding.add("reads the performance-monitor counters or the driver's environment registers (%pm, "
                         "%envreg) in device code (" + r + "): what they hold can differ while a tool or the "
